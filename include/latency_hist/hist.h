@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hist.h - the per-CPU latency histogram engine of latency_hist.
+ *
+ * One histogram type (wakeup, irqsoff, ...) owns one struct lh_hist_cpu per
+ * possible CPU: 10240 buckets of 1 us each, plus the samples that fall outside
+ * 0..10239 us and the record of the largest sample (victim and culprit).
+ *
+ * Concurrency rules, which every later change must keep:
+ *  - A bucket is one atomic64_t, so recording an in-range sample is a single
+ *    atomic increment: safe from any context (preemptible, hard irq, nested)
+ *    and against a reset running on another CPU. Nothing else is written.
+ *  - Total, minimum, maximum and mean are not stored; a reader derives them
+ *    from its own copy of the buckets, so they always agree with the rows it
+ *    prints (sum of rows + below + above == total, min <= mean <= max).
+ *  - Out-of-range samples and the max record are rare; they live under a
+ *    per-CPU raw spinlock (never a global one), which readers take only to
+ *    copy them.
+ *  - Readers never pause recording.
+ *
+ * This file and hist.c/hist_print.c build in user space too (selftests/unit),
+ * so they use only the small set of kernel headers that the unit-test shim
+ * provides.
+ */
+#ifndef LH_HIST_H
+#define LH_HIST_H
+
+#include <linux/atomic.h>
+#include <linux/limits.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+#define LH_NR_BUCKETS		10240	/* 1 us per bucket: 0..10239 us */
+#define LH_NSEC_PER_USEC	1000L
+
+/* struct lh_oor - samples on one side outside 0..LH_NR_BUCKETS-1 us */
+struct lh_oor {
+	u64 nr_samples;
+	s64 sum_us;
+	s64 min_us;
+	s64 max_us;
+};
+
+/* struct lh_task_info - what a max record keeps of a task: copies, no pointer */
+struct lh_task_info {
+	pid_t pid;
+	int prio;		/* kernel prio; printed as 99 - prio */
+	char comm[TASK_COMM_LEN];
+};
+
+/* struct lh_max_record - the sample with the largest latency on one CPU */
+struct lh_max_record {
+	bool valid;
+	s64 latency_us;
+	s64 timeroffset_us;	/* timer part of the latency, 0 for wakeup */
+	u64 timestamp_ns;	/* CLOCK_MONOTONIC at the end of the window */
+	struct lh_task_info victim;	/* the task that waited */
+	struct lh_task_info culprit;	/* the task that ran meanwhile */
+};
+
+/* struct lh_hist_cpu - one CPU's histogram of one latency type */
+struct lh_hist_cpu {
+	atomic64_t buckets[LH_NR_BUCKETS];
+	/* @max_us mirrors @max.latency_us for a lockless "is it a new max?" test */
+	s64 max_us;
+	raw_spinlock_t lock;	/* guards @below, @above, @max and writes of @max_us */
+	struct lh_oor below;
+	struct lh_oor above;
+	struct lh_max_record max;
+};
+
+/* struct lh_hist_snapshot - a reader's private copy of one lh_hist_cpu */
+struct lh_hist_snapshot {
+	u64 counts[LH_NR_BUCKETS];
+	struct lh_oor below;
+	struct lh_oor above;
+};
+
+/* struct lh_hist_stats - what the header lines of a CPUx file show */
+struct lh_hist_stats {
+	u64 nr_samples;
+	s64 min_us;
+	s64 max_us;
+	s64 mean_us;		/* truncated toward zero, as the RT patch did */
+};
+
+void lh_hist_cpu_init(struct lh_hist_cpu *h);
+void lh_hist_cpu_reset(struct lh_hist_cpu *h);
+void lh_hist_record(struct lh_hist_cpu *h, s64 lat_us);
+void lh_hist_record_max(struct lh_hist_cpu *h, const struct lh_max_record *rec);
+void lh_hist_snapshot(struct lh_hist_cpu *h, struct lh_hist_snapshot *snap);
+void lh_hist_get_max(struct lh_hist_cpu *h, struct lh_max_record *rec);
+void lh_hist_stats(const struct lh_hist_snapshot *snap,
+		   struct lh_hist_stats *stats);
+
+/**
+ * lh_hist_beats_max() - would this latency replace the CPU's max record?
+ * @h:      the CPU histogram
+ * @lat_us: a latency in microseconds
+ *
+ * A lockless first test so that probes copy task details only for a new
+ * maximum; lh_hist_record_max() tests again under the lock.
+ *
+ * Context: any.
+ * Return: true if @lat_us is strictly greater than the recorded maximum.
+ */
+static inline bool lh_hist_beats_max(struct lh_hist_cpu *h, s64 lat_us)
+{
+	return lat_us > READ_ONCE(h->max_us);
+}
+
+void lh_hist_print_header(struct seq_file *m,
+			  const struct lh_hist_stats *stats,
+			  const struct lh_hist_snapshot *snap);
+void lh_hist_print_row(struct seq_file *m, long usecs, u64 count);
+void lh_hist_print_max(struct seq_file *m, const struct lh_max_record *rec);
+
+#endif /* LH_HIST_H */

@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * control.c - enable switches, pid filters, resets, histogram memory, status.
+ *
+ * Everything a user can change goes through here, serialized by one mutex
+ * that only process context takes (never a probe). Probes see the result
+ * through lh_switch_enabled(), lh_pid() and lh_hist_cpu().
+ *
+ * Histogram memory (about 80 KiB per type per CPU) is allocated on the first
+ * enable of a switch, per CPU on that CPU's NUMA node, never in a probe path
+ * and never from the small static per-CPU area. It stays until the module is
+ * unloaded, so histograms remain readable after a disable, as in the RT patch.
+ *
+ * Before module init finishes (module parameters given to insmod), enable
+ * requests are only validated and remembered; lh_control_start() applies them.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpumask.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/pid.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/threads.h>
+#include <linux/topology.h>
+
+#include <latency_hist/control.h>
+#include <latency_hist/tracepoints.h>
+
+/*
+ * lh_preemptirqsoff_unavailable - the critical-section types need tracepoints
+ * that only kernels with CONFIG_PREEMPTIRQ_TRACEPOINTS have
+ */
+static const char *lh_preemptirqsoff_unavailable(void)
+{
+	static const struct lh_probe needed[] = {
+		{ LH_TP_IRQ_DISABLE }, { LH_TP_IRQ_ENABLE },
+		{ LH_TP_PREEMPT_DISABLE }, { LH_TP_PREEMPT_ENABLE },
+	};
+
+	if (lh_tp_first_missing(needed, ARRAY_SIZE(needed)))
+		return "preemptirq tracepoints not present in this kernel";
+	return "critical-section probes are not part of this build";
+}
+
+static const struct lh_switch_ops lh_preemptirqsoff_ops = {
+	.unavailable	= lh_preemptirqsoff_unavailable,
+};
+
+/* lh_timer_unavailable - the missed-timer probes are not part of this build */
+static const char *lh_timer_unavailable(void)
+{
+	return "missed-timer probes are not part of this build";
+}
+
+static const struct lh_switch_ops lh_timer_ops = {
+	.unavailable	= lh_timer_unavailable,
+};
+
+const struct lh_switch lh_switches[LH_NR_SWITCHES] = {
+	[LH_SW_PREEMPTIRQSOFF] = {
+		.name = "preemptirqsoff", .ops = &lh_preemptirqsoff_ops,
+	},
+	[LH_SW_WAKEUP] = {
+		.name = "wakeup", .has_pid = true, .ops = &lh_wakeup_ops,
+	},
+	[LH_SW_MISSED_TIMER_OFFSETS] = {
+		.name = "missed_timer_offsets", .has_pid = true,
+		.ops = &lh_timer_ops,
+	},
+	[LH_SW_TIMERANDWAKEUP] = {
+		.name = "timerandwakeup",
+	},
+};
+
+const struct lh_hist_type lh_hist_types[LH_NR_HISTS] = {
+	[LH_HIST_IRQSOFF] = {
+		.name = "irqsoff", .sw = LH_SW_PREEMPTIRQSOFF,
+	},
+	[LH_HIST_PREEMPTOFF] = {
+		.name = "preemptoff", .sw = LH_SW_PREEMPTIRQSOFF,
+	},
+	[LH_HIST_PREEMPTIRQSOFF] = {
+		.name = "preemptirqsoff", .sw = LH_SW_PREEMPTIRQSOFF,
+	},
+	[LH_HIST_WAKEUP] = {
+		.name = "wakeup", .sw = LH_SW_WAKEUP, .has_max_record = true,
+	},
+	[LH_HIST_WAKEUP_SHAREDPRIO] = {
+		.name = "wakeup/sharedprio", .sw = LH_SW_WAKEUP,
+		.has_max_record = true,
+	},
+	[LH_HIST_MISSED_TIMER_OFFSETS] = {
+		.name = "missed_timer_offsets",
+		.sw = LH_SW_MISSED_TIMER_OFFSETS, .has_max_record = true,
+	},
+	[LH_HIST_TIMERANDWAKEUP] = {
+		.name = "timerandwakeup", .sw = LH_SW_TIMERANDWAKEUP,
+		.has_max_record = true,
+	},
+};
+
+static DEFINE_MUTEX(lh_control_lock);
+
+/* All below: written under lh_control_lock only. */
+bool lh_switch_on[LH_NR_SWITCHES];
+pid_t lh_pid_filter[LH_NR_SWITCHES];
+struct lh_hist_cpu **lh_hist_cpus[LH_NR_HISTS];
+static const char *lh_switch_reason[LH_NR_SWITCHES];	/* NULL: available */
+static bool lh_switch_pending[LH_NR_SWITCHES];	/* asked for before start */
+static bool lh_started;
+
+/* lh_parse_uint - strict unsigned decimal: digits, at most one trailing '\n' */
+static int lh_parse_uint(const char *buf, u64 *val)
+{
+	size_t len = strnlen(buf, LH_WRITE_MAX);
+
+	if (len >= LH_WRITE_MAX)
+		return -EINVAL;
+	if (len && buf[len - 1] == '\n')
+		len--;
+	if (!len || buf[0] < '0' || buf[0] > '9')
+		return -EINVAL;
+	/* kstrtoull accepts one trailing newline and nothing else after digits */
+	if (kstrtoull(buf, 10, val))
+		return -EINVAL;
+	return 0;
+}
+
+/* lh_hist_bytes - histogram memory held by one type */
+static size_t lh_hist_bytes(enum lh_hist_id id)
+{
+	if (!lh_hist_cpus[id])
+		return 0;
+	return nr_cpu_ids * sizeof(struct lh_hist_cpu *) +
+	       num_possible_cpus() * sizeof(struct lh_hist_cpu);
+}
+
+/* lh_hist_free - release one type's histograms; no probe may use them */
+static void lh_hist_free(enum lh_hist_id id)
+{
+	struct lh_hist_cpu **cpus = lh_hist_cpus[id];
+	int cpu;
+
+	if (!cpus)
+		return;
+	WRITE_ONCE(lh_hist_cpus[id], NULL);
+	for_each_possible_cpu(cpu)
+		kvfree(cpus[cpu]);
+	kfree(cpus);
+}
+
+/* lh_hist_alloc - give one type its per-CPU histograms, each on its node */
+static int lh_hist_alloc(enum lh_hist_id id)
+{
+	struct lh_hist_cpu **cpus;
+	int cpu;
+
+	if (lh_hist_cpus[id])
+		return 0;
+
+	cpus = kcalloc(nr_cpu_ids, sizeof(*cpus), GFP_KERNEL);
+	if (!cpus)
+		return -ENOMEM;
+
+	for_each_possible_cpu(cpu) {
+		cpus[cpu] = kvzalloc_node(sizeof(**cpus), GFP_KERNEL,
+					  cpu_to_node(cpu));
+		if (!cpus[cpu])
+			goto out_free;
+		lh_hist_cpu_init(cpus[cpu]);
+	}
+
+	/* Pairs with smp_load_acquire() in lh_hist_cpu(). */
+	smp_store_release(&lh_hist_cpus[id], cpus);
+	return 0;
+
+out_free:
+	for_each_possible_cpu(cpu)
+		kvfree(cpus[cpu]);
+	kfree(cpus);
+	return -ENOMEM;
+}
+
+/* lh_switch_alloc - allocate every histogram a switch feeds */
+static int lh_switch_alloc(enum lh_switch_id sw)
+{
+	int id, ret;
+
+	for (id = 0; id < LH_NR_HISTS; id++) {
+		if (lh_hist_types[id].sw != sw)
+			continue;
+		ret = lh_hist_alloc(id);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* lh_switch_off - turn one switch off; caller holds lh_control_lock */
+static void lh_switch_off(enum lh_switch_id sw)
+{
+	const struct lh_switch_ops *ops = lh_switches[sw].ops;
+
+	if (!lh_switch_on[sw])
+		return;
+
+	/* timerandwakeup sums both parents: it cannot outlive either. */
+	if (sw == LH_SW_WAKEUP || sw == LH_SW_MISSED_TIMER_OFFSETS)
+		lh_switch_off(LH_SW_TIMERANDWAKEUP);
+
+	WRITE_ONCE(lh_switch_on[sw], false);
+	if (ops)
+		ops->unhook();
+}
+
+/* lh_switch_on_locked - turn one switch on; caller holds lh_control_lock */
+static int lh_switch_on_locked(enum lh_switch_id sw)
+{
+	const struct lh_switch_ops *ops = lh_switches[sw].ops;
+	int ret;
+
+	if (lh_switch_on[sw])
+		return 0;
+
+	if (lh_switch_reason[sw]) {
+		pr_notice("cannot enable %s: %s\n", lh_switches[sw].name,
+			  lh_switch_reason[sw]);
+		return -ENODEV;
+	}
+
+	if (sw == LH_SW_TIMERANDWAKEUP &&
+	    !(lh_switch_on[LH_SW_WAKEUP] &&
+	      lh_switch_on[LH_SW_MISSED_TIMER_OFFSETS]))
+		return -EINVAL;
+
+	ret = lh_switch_alloc(sw);
+	if (ret)
+		return ret;
+
+	if (ops) {
+		ret = ops->hook();
+		if (ret)
+			return ret;
+	}
+	WRITE_ONCE(lh_switch_on[sw], true);
+	return 0;
+}
+
+/**
+ * lh_enable_write() - handle a write to enable/<switch> or enable_<switch>
+ * @sw:  the switch
+ * @buf: NUL-terminated user text: an unsigned decimal, non-zero enables
+ *
+ * Context: process context; may sleep.
+ * Return: 0, -EINVAL for bad text or a timerandwakeup without both parents,
+ * -ENODEV if this kernel cannot measure the type, -ENOMEM, or a hook error.
+ */
+int lh_enable_write(enum lh_switch_id sw, const char *buf)
+{
+	u64 val;
+	int ret;
+
+	ret = lh_parse_uint(buf, &val);
+	if (ret)
+		return ret;
+
+	mutex_lock(&lh_control_lock);
+	if (!lh_started) {
+		lh_switch_pending[sw] = val != 0;
+		ret = 0;
+	} else if (val) {
+		ret = lh_switch_on_locked(sw);
+	} else {
+		lh_switch_off(sw);
+	}
+	mutex_unlock(&lh_control_lock);
+	return ret;
+}
+
+/**
+ * lh_pid_write() - handle a write to <switch>/pid or <switch>_pid
+ * @sw:  LH_SW_WAKEUP or LH_SW_MISSED_TIMER_OFFSETS
+ * @buf: NUL-terminated user text: a thread id up to PID_MAX_LIMIT, 0 for all
+ *
+ * Context: process context.
+ * Return: 0 or -EINVAL.
+ */
+int lh_pid_write(enum lh_switch_id sw, const char *buf)
+{
+	u64 val;
+	int ret;
+
+	ret = lh_parse_uint(buf, &val);
+	if (ret)
+		return ret;
+	if (val > PID_MAX_LIMIT)
+		return -EINVAL;
+
+	mutex_lock(&lh_control_lock);
+	WRITE_ONCE(lh_pid_filter[sw], (pid_t)val);
+	mutex_unlock(&lh_control_lock);
+	return 0;
+}
+
+/* lh_hist_reset - empty one histogram on every possible CPU */
+static void lh_hist_reset(enum lh_hist_id id)
+{
+	int cpu;
+
+	if (!lh_hist_cpus[id])
+		return;
+	for_each_possible_cpu(cpu)
+		lh_hist_cpu_reset(lh_hist_cpus[id][cpu]);
+}
+
+/**
+ * lh_reset_write() - handle a write to <type>/reset
+ * @id:  the histogram
+ * @buf: NUL-terminated user text: an unsigned decimal, non-zero resets
+ *
+ * Context: process context.
+ * Return: 0 or -EINVAL.
+ */
+int lh_reset_write(enum lh_hist_id id, const char *buf)
+{
+	u64 val;
+	int ret;
+
+	ret = lh_parse_uint(buf, &val);
+	if (ret)
+		return ret;
+
+	if (val) {
+		mutex_lock(&lh_control_lock);
+		lh_hist_reset(id);
+		mutex_unlock(&lh_control_lock);
+	}
+	return 0;
+}
+
+/**
+ * lh_reset_by_name() - handle a write to the reset module parameter
+ * @buf: a histogram name as in the status file, or "all"
+ *
+ * Context: process context.
+ * Return: 0 or -EINVAL for an unknown name.
+ */
+int lh_reset_by_name(const char *buf)
+{
+	size_t len = strnlen(buf, LH_WRITE_MAX);
+	bool all;
+	int id, found = 0;
+
+	if (len >= LH_WRITE_MAX)
+		return -EINVAL;
+	if (len && buf[len - 1] == '\n')
+		len--;
+	all = len == 3 && !strncmp(buf, "all", 3);
+
+	mutex_lock(&lh_control_lock);
+	for (id = 0; id < LH_NR_HISTS; id++) {
+		if (all || (strlen(lh_hist_types[id].name) == len &&
+			    !strncmp(buf, lh_hist_types[id].name, len))) {
+			lh_hist_reset(id);
+			found++;
+		}
+	}
+	mutex_unlock(&lh_control_lock);
+	return found ? 0 : -EINVAL;
+}
+
+/**
+ * lh_status_show() - print the status file
+ * @m: the seq_file
+ *
+ * One line per histogram: name, available, enabled (its switch), bytes of
+ * histogram memory held, and why it is unavailable if it is.
+ *
+ * Context: process context.
+ */
+void lh_status_show(struct seq_file *m)
+{
+	int id;
+
+	mutex_lock(&lh_control_lock);
+	for (id = 0; id < LH_NR_HISTS; id++) {
+		enum lh_switch_id sw = lh_hist_types[id].sw;
+
+		seq_printf(m, "%s available=%d enabled=%d bytes=%zu",
+			   lh_hist_types[id].name, !lh_switch_reason[sw],
+			   lh_switch_on[sw], lh_hist_bytes(id));
+		if (lh_switch_reason[sw])
+			seq_printf(m, " reason=%s", lh_switch_reason[sw]);
+		seq_putc(m, '\n');
+	}
+	mutex_unlock(&lh_control_lock);
+}
+
+/**
+ * lh_control_init() - learn which switches this kernel supports
+ *
+ * Context: module init, after lh_tp_lookup().
+ * Return: 0.
+ */
+int lh_control_init(void)
+{
+	int sw;
+
+	for (sw = 0; sw < LH_NR_SWITCHES; sw++) {
+		const struct lh_switch_ops *ops = lh_switches[sw].ops;
+
+		if (ops)
+			lh_switch_reason[sw] = ops->unavailable();
+	}
+	if (lh_switch_reason[LH_SW_WAKEUP])
+		lh_switch_reason[LH_SW_TIMERANDWAKEUP] =
+			lh_switch_reason[LH_SW_WAKEUP];
+	else if (lh_switch_reason[LH_SW_MISSED_TIMER_OFFSETS])
+		lh_switch_reason[LH_SW_TIMERANDWAKEUP] =
+			lh_switch_reason[LH_SW_MISSED_TIMER_OFFSETS];
+	return 0;
+}
+
+/**
+ * lh_control_start() - accept control writes and apply load-time parameters
+ *
+ * Switches are applied in enum order, so timerandwakeup comes after both of
+ * its parents. A switch that cannot be enabled fails the module load.
+ *
+ * Context: module init, once the debugfs tree exists.
+ * Return: 0 or the error of the first switch that could not be enabled.
+ */
+int lh_control_start(void)
+{
+	int sw, ret = 0;
+
+	mutex_lock(&lh_control_lock);
+	lh_started = true;
+	for (sw = 0; sw < LH_NR_SWITCHES && !ret; sw++) {
+		if (lh_switch_pending[sw])
+			ret = lh_switch_on_locked(sw);
+	}
+	mutex_unlock(&lh_control_lock);
+	return ret;
+}
+
+/**
+ * lh_control_exit() - turn every switch off and free all histograms
+ *
+ * Context: module exit or failed init, after the debugfs tree is gone.
+ */
+void lh_control_exit(void)
+{
+	int sw, id;
+
+	/*
+	 * Module parameter files outlive the exit function for a moment, so a
+	 * late write must find lh_started false and the memory already gone.
+	 */
+	mutex_lock(&lh_control_lock);
+	lh_started = false;
+	for (sw = LH_NR_SWITCHES - 1; sw >= 0; sw--)
+		lh_switch_off(sw);
+	for (id = 0; id < LH_NR_HISTS; id++)
+		lh_hist_free(id);
+	mutex_unlock(&lh_control_lock);
+}

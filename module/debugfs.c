@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * debugfs.c - the /sys/kernel/debug/latency_hist/ tree of the PREEMPT_RT patch.
+ *
+ * The RT patch created tracing/latency_hist, which on every tracefs-era
+ * kernel (4.1+) ended up at the debugfs root; a module cannot do otherwise,
+ * because tracefs's file API is not exported and debugfs tracing/ is a
+ * tracefs automount. So the tree lives at /sys/kernel/debug/latency_hist/.
+ *
+ * Files are root-only. Histogram files show a snapshot taken when the file is
+ * opened, so one `cat` sees one consistent histogram however many read()
+ * calls it takes, and recording never pauses for a reader.
+ *
+ * The file's private data encodes which histogram (or switch) and which CPU
+ * it belongs to; see lh_file_data().
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpumask.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include <latency_hist/control.h>
+#include <latency_hist/debugfs.h>
+
+#define LH_MODE_RO	0400
+#define LH_MODE_RW	0600
+#define LH_MODE_WO	0200
+
+static struct dentry *lh_debugfs_root;
+
+/* lh_file_data - encode (histogram or switch id, cpu) as a file's private data */
+static void *lh_file_data(int id, int cpu)
+{
+	return (void *)(((unsigned long)cpu << 8) | id);
+}
+
+/* lh_file_id - the histogram or switch id of an open file */
+static int lh_file_id(const struct inode *inode)
+{
+	return (unsigned long)inode->i_private & 0xff;
+}
+
+/* lh_file_cpu - the CPU of an open per-CPU file */
+static int lh_file_cpu(const struct inode *inode)
+{
+	return (unsigned long)inode->i_private >> 8;
+}
+
+/* lh_copy_write - fetch a control write as a string; reject what cannot be valid */
+static int lh_copy_write(const char __user *ubuf, size_t count, loff_t *ppos,
+			 char buf[LH_WRITE_MAX])
+{
+	if (*ppos || !count || count >= LH_WRITE_MAX)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (strlen(buf) != count)
+		return -EINVAL;		/* an embedded NUL hides trailing junk */
+	return 0;
+}
+
+/* struct lh_cpu_file - what an open CPUx file shows */
+struct lh_cpu_file {
+	struct lh_hist_snapshot snap;
+	struct lh_hist_stats stats;
+};
+
+/* lh_cpu_seq_start - position 0 is the header, 1..10240 the bucket rows */
+static void *lh_cpu_seq_start(struct seq_file *m, loff_t *pos)
+{
+	struct lh_cpu_file *cf = m->private;
+
+	if (!*pos)
+		return SEQ_START_TOKEN;
+	if (*pos <= LH_NR_BUCKETS)
+		return &cf->snap.counts[*pos - 1];
+	return NULL;
+}
+
+/* lh_cpu_seq_next - advance to the next row */
+static void *lh_cpu_seq_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	++*pos;
+	return lh_cpu_seq_start(m, pos);
+}
+
+/* lh_cpu_seq_stop - nothing to release per read() */
+static void lh_cpu_seq_stop(struct seq_file *m, void *v)
+{
+}
+
+/* lh_cpu_seq_show - print the header or one row */
+static int lh_cpu_seq_show(struct seq_file *m, void *v)
+{
+	struct lh_cpu_file *cf = m->private;
+	const u64 *count = v;
+
+	if (v == SEQ_START_TOKEN)
+		lh_hist_print_header(m, &cf->stats, &cf->snap);
+	else
+		lh_hist_print_row(m, count - cf->snap.counts, *count);
+	return 0;
+}
+
+static const struct seq_operations lh_cpu_seq_ops = {
+	.start	= lh_cpu_seq_start,
+	.next	= lh_cpu_seq_next,
+	.stop	= lh_cpu_seq_stop,
+	.show	= lh_cpu_seq_show,
+};
+
+/* lh_cpu_open - snapshot one CPU histogram for this reader */
+static int lh_cpu_open(struct inode *inode, struct file *file)
+{
+	struct lh_cpu_file *cf;
+	int ret;
+
+	cf = kvmalloc(sizeof(*cf), GFP_KERNEL);
+	if (!cf)
+		return -ENOMEM;
+
+	lh_hist_snapshot(lh_hist_cpu(lh_file_id(inode), lh_file_cpu(inode)),
+			 &cf->snap);
+	lh_hist_stats(&cf->snap, &cf->stats);
+
+	ret = seq_open(file, &lh_cpu_seq_ops);
+	if (ret) {
+		kvfree(cf);
+		return ret;
+	}
+	((struct seq_file *)file->private_data)->private = cf;
+	return 0;
+}
+
+/* lh_cpu_release - drop the reader's snapshot */
+static int lh_cpu_release(struct inode *inode, struct file *file)
+{
+	kvfree(((struct seq_file *)file->private_data)->private);
+	return seq_release(inode, file);
+}
+
+static const struct file_operations lh_cpu_fops = {
+	.owner		= THIS_MODULE,
+	.open		= lh_cpu_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= lh_cpu_release,
+};
+
+/* lh_max_show - print one max_latency-CPUx file */
+static int lh_max_show(struct seq_file *m, void *v)
+{
+	const struct inode *inode = m->private;
+	struct lh_max_record rec;
+
+	lh_hist_get_max(lh_hist_cpu(lh_file_id(inode), lh_file_cpu(inode)),
+			&rec);
+	lh_hist_print_max(m, &rec);
+	return 0;
+}
+
+/* lh_max_open - open a max_latency-CPUx file */
+static int lh_max_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, lh_max_show, inode);
+}
+
+static const struct file_operations lh_max_fops = {
+	.owner		= THIS_MODULE,
+	.open		= lh_max_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+/* lh_enable_read - read enable/<switch>: 0 or 1 */
+static ssize_t lh_enable_read(struct file *file, char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	char buf[4];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%d\n",
+			lh_switch_enabled(lh_file_id(file_inode(file))));
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+/* lh_enable_write_file - write enable/<switch> */
+static ssize_t lh_enable_write_file(struct file *file, const char __user *ubuf,
+				    size_t count, loff_t *ppos)
+{
+	char buf[LH_WRITE_MAX];
+	int ret;
+
+	ret = lh_copy_write(ubuf, count, ppos, buf);
+	if (!ret)
+		ret = lh_enable_write(lh_file_id(file_inode(file)), buf);
+	return ret ? ret : count;
+}
+
+static const struct file_operations lh_enable_fops = {
+	.owner		= THIS_MODULE,
+	.open		= simple_open,
+	.read		= lh_enable_read,
+	.write		= lh_enable_write_file,
+	.llseek		= default_llseek,
+};
+
+/* lh_pid_read - read <switch>/pid */
+static ssize_t lh_pid_read(struct file *file, char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	char buf[16];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%d\n",
+			lh_pid(lh_file_id(file_inode(file))));
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+/* lh_pid_write_file - write <switch>/pid */
+static ssize_t lh_pid_write_file(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	char buf[LH_WRITE_MAX];
+	int ret;
+
+	ret = lh_copy_write(ubuf, count, ppos, buf);
+	if (!ret)
+		ret = lh_pid_write(lh_file_id(file_inode(file)), buf);
+	return ret ? ret : count;
+}
+
+static const struct file_operations lh_pid_fops = {
+	.owner		= THIS_MODULE,
+	.open		= simple_open,
+	.read		= lh_pid_read,
+	.write		= lh_pid_write_file,
+	.llseek		= default_llseek,
+};
+
+/* lh_reset_write_file - write <type>/reset; the file cannot be read */
+static ssize_t lh_reset_write_file(struct file *file, const char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	char buf[LH_WRITE_MAX];
+	int ret;
+
+	ret = lh_copy_write(ubuf, count, ppos, buf);
+	if (!ret)
+		ret = lh_reset_write(lh_file_id(file_inode(file)), buf);
+	return ret ? ret : count;
+}
+
+static const struct file_operations lh_reset_fops = {
+	.owner		= THIS_MODULE,
+	.open		= simple_open,
+	.write		= lh_reset_write_file,
+	.llseek		= default_llseek,
+};
+
+/* lh_status_file_show - print the status file */
+static int lh_status_file_show(struct seq_file *m, void *v)
+{
+	lh_status_show(m);
+	return 0;
+}
+
+/* lh_status_open - open the status file */
+static int lh_status_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, lh_status_file_show, NULL);
+}
+
+static const struct file_operations lh_status_fops = {
+	.owner		= THIS_MODULE,
+	.open		= lh_status_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+/* lh_create_hist_files - CPUx, max_latency-CPUx and reset of one histogram */
+static void lh_create_hist_files(struct dentry *dir, enum lh_hist_id id)
+{
+	char name[32];
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		snprintf(name, sizeof(name), "CPU%d", cpu);
+		debugfs_create_file(name, LH_MODE_RO, dir, lh_file_data(id, cpu),
+				    &lh_cpu_fops);
+	}
+	if (lh_hist_types[id].has_max_record) {
+		for_each_possible_cpu(cpu) {
+			snprintf(name, sizeof(name), "max_latency-CPU%d", cpu);
+			debugfs_create_file(name, LH_MODE_RO, dir,
+					    lh_file_data(id, cpu),
+					    &lh_max_fops);
+		}
+	}
+	debugfs_create_file("reset", LH_MODE_WO, dir, lh_file_data(id, 0),
+			    &lh_reset_fops);
+}
+
+/* lh_hist_parent - the directory a histogram's own directory goes into */
+static struct dentry *lh_hist_parent(enum lh_hist_id id, struct dentry **dirs,
+				     const char **leaf)
+{
+	const char *name = lh_hist_types[id].name;
+	const char *slash = strchr(name, '/');
+	int parent;
+
+	*leaf = slash ? slash + 1 : name;
+	if (!slash)
+		return lh_debugfs_root;
+	for (parent = 0; parent < id; parent++) {
+		if (!strncmp(lh_hist_types[parent].name, name, slash - name) &&
+		    !lh_hist_types[parent].name[slash - name])
+			return dirs[parent];
+	}
+	return lh_debugfs_root;
+}
+
+/**
+ * lh_debugfs_init() - create the latency_hist tree
+ *
+ * debugfs errors are not fatal (debugfs may be absent or locked down); the
+ * module parameters still control everything then.
+ *
+ * Context: module init, after lh_control_init().
+ */
+void lh_debugfs_init(void)
+{
+	struct dentry *dirs[LH_NR_HISTS];
+	struct dentry *enable;
+	const char *leaf;
+	int id, sw;
+
+	lh_debugfs_root = debugfs_create_dir("latency_hist", NULL);
+
+	enable = debugfs_create_dir("enable", lh_debugfs_root);
+	for (sw = 0; sw < LH_NR_SWITCHES; sw++)
+		debugfs_create_file(lh_switches[sw].name, LH_MODE_RW, enable,
+				    lh_file_data(sw, 0), &lh_enable_fops);
+
+	for (id = 0; id < LH_NR_HISTS; id++) {
+		struct dentry *parent = lh_hist_parent(id, dirs, &leaf);
+		enum lh_switch_id sw = lh_hist_types[id].sw;
+
+		dirs[id] = debugfs_create_dir(leaf, parent);
+		lh_create_hist_files(dirs[id], id);
+		if (lh_switches[sw].has_pid &&
+		    !strcmp(lh_switches[sw].name, lh_hist_types[id].name))
+			debugfs_create_file("pid", LH_MODE_RW, dirs[id],
+					    lh_file_data(sw, 0), &lh_pid_fops);
+	}
+
+	debugfs_create_file("status", LH_MODE_RO, lh_debugfs_root, NULL,
+			    &lh_status_fops);
+}
+
+/**
+ * lh_debugfs_exit() - remove the tree; waits for file operations in flight
+ *
+ * Context: module exit, before lh_control_exit().
+ */
+void lh_debugfs_exit(void)
+{
+	debugfs_remove(lh_debugfs_root);
+	lh_debugfs_root = NULL;
+}

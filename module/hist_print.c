@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hist_print.c - the text formats of the CPUx and max_latency-CPUx files.
+ *
+ * The formats are byte-compatible with the final PREEMPT_RT latency_hist
+ * (4.x-rt): seven header lines with "<undef>" for an empty histogram, then one
+ * "%6ld\t%16llu" row per microsecond 0..10239, zeros included, so that the
+ * seed document's `grep -v " 0$"` and existing OSADL scripts keep working.
+ *
+ * Compiled in user space by the unit tests as well.
+ */
+#include <linux/math64.h>
+#include <linux/time64.h>
+
+#include <latency_hist/hist.h>
+
+/* lh_print_value - print one header value, or <undef> for an empty histogram */
+static void lh_print_value(struct seq_file *m, const char *what,
+			   const struct lh_hist_stats *stats, s64 value)
+{
+	if (stats->nr_samples)
+		seq_printf(m, "#%s latency: %lld microseconds\n", what, value);
+	else
+		seq_printf(m, "#%s latency: <undef> microseconds\n", what);
+}
+
+/**
+ * lh_hist_print_header() - print the seven header lines of a CPUx file
+ * @m:     the seq_file
+ * @stats: values derived from @snap
+ * @snap:  the reader's copy (for the out-of-range counts)
+ *
+ * Context: process context.
+ */
+void lh_hist_print_header(struct seq_file *m,
+			  const struct lh_hist_stats *stats,
+			  const struct lh_hist_snapshot *snap)
+{
+	lh_print_value(m, "Minimum", stats, stats->min_us);
+	lh_print_value(m, "Average", stats, stats->mean_us);
+	lh_print_value(m, "Maximum", stats, stats->max_us);
+	seq_printf(m, "#Total samples: %llu\n", stats->nr_samples);
+	seq_printf(m, "#There are %llu samples lower than %ld microseconds.\n",
+		   snap->below.nr_samples, 0L);
+	seq_printf(m, "#There are %llu samples greater or equal than %ld microseconds.\n",
+		   snap->above.nr_samples, (long)LH_NR_BUCKETS);
+	seq_printf(m, "#usecs\t%16s\n", "samples");
+}
+
+/**
+ * lh_hist_print_row() - print one bucket row of a CPUx file
+ * @m:     the seq_file
+ * @usecs: the bucket, in microseconds
+ * @count: samples in it
+ *
+ * Context: process context.
+ */
+void lh_hist_print_row(struct seq_file *m, long usecs, u64 count)
+{
+	seq_printf(m, "%6ld\t%16llu\n", usecs, count);
+}
+
+/* lh_user_prio - the RT patch's priority convention: 99 - kernel prio */
+static int lh_user_prio(int prio)
+{
+	return 99 - prio;
+}
+
+/* lh_safe_comm - copy a comm with control characters replaced by '?' */
+static void lh_safe_comm(char *dst, const char *src)
+{
+	int i;
+
+	for (i = 0; i < TASK_COMM_LEN - 1 && src[i]; i++)
+		dst[i] = (src[i] < 0x20 || src[i] == 0x7f) ? '?' : src[i];
+	dst[i] = '\0';
+}
+
+/**
+ * lh_hist_print_max() - print a max_latency-CPUx file
+ * @m:   the seq_file
+ * @rec: a copy of the record
+ *
+ * "(none)" before the first sample, else
+ * "<pid> <prio> <latency> (<timeroffset>) <comm> <- <pid> <prio> <comm> <s.us>".
+ *
+ * Context: process context.
+ */
+void lh_hist_print_max(struct seq_file *m, const struct lh_max_record *rec)
+{
+	char victim[TASK_COMM_LEN], culprit[TASK_COMM_LEN];
+	u64 usecs, secs;
+	u32 rem_us;
+
+	if (!rec->valid) {
+		seq_puts(m, "(none)\n");
+		return;
+	}
+
+	usecs = div_u64(rec->timestamp_ns + LH_NSEC_PER_USEC / 2,
+			LH_NSEC_PER_USEC);
+	secs = div_u64_rem(usecs, USEC_PER_SEC, &rem_us);
+	lh_safe_comm(victim, rec->victim.comm);
+	lh_safe_comm(culprit, rec->culprit.comm);
+	seq_printf(m, "%d %d %lld (%lld) %s <- %d %d %s %llu.%06u\n",
+		   rec->victim.pid, lh_user_prio(rec->victim.prio),
+		   rec->latency_us, rec->timeroffset_us, victim,
+		   rec->culprit.pid, lh_user_prio(rec->culprit.prio),
+		   culprit, secs, rem_us);
+}

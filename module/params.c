@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * params.c - every control of the debugfs tree, also as a module parameter.
+ *
+ * Under Secure Boot the kernel's lockdown refuses to open debugfs files that
+ * can be written, so on such rigs /sys/module/latency_hist/parameters/ is the
+ * only way to enable, filter and reset. The parameters are also the way to
+ * start recording at load time (insmod latency_hist.ko enable_wakeup=1).
+ * Each setter hands the text to the same control.c function the debugfs file
+ * uses, so validation and effect are identical on both paths.
+ */
+#include <linux/kernel.h>
+#include <linux/moduleparam.h>
+#include <linux/sysfs.h>
+
+#include <latency_hist/control.h>
+
+/* lh_param_sw - the switch a parameter belongs to */
+static enum lh_switch_id lh_param_sw(const struct kernel_param *kp)
+{
+	return (unsigned long)kp->arg;
+}
+
+/* lh_param_enable_set - enable_<switch>=N */
+static int lh_param_enable_set(const char *val, const struct kernel_param *kp)
+{
+	return lh_enable_write(lh_param_sw(kp), val);
+}
+
+/* lh_param_enable_get - 0 or 1 */
+static int lh_param_enable_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", lh_switch_enabled(lh_param_sw(kp)));
+}
+
+static const struct kernel_param_ops lh_param_enable_ops = {
+	.set	= lh_param_enable_set,
+	.get	= lh_param_enable_get,
+};
+
+/* lh_param_pid_set - <switch>_pid=PID */
+static int lh_param_pid_set(const char *val, const struct kernel_param *kp)
+{
+	return lh_pid_write(lh_param_sw(kp), val);
+}
+
+/* lh_param_pid_get - the pid filter, 0 for none */
+static int lh_param_pid_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", lh_pid(lh_param_sw(kp)));
+}
+
+static const struct kernel_param_ops lh_param_pid_ops = {
+	.set	= lh_param_pid_set,
+	.get	= lh_param_pid_get,
+};
+
+/* lh_param_reset_set - reset=<histogram name>|all */
+static int lh_param_reset_set(const char *val, const struct kernel_param *kp)
+{
+	return lh_reset_by_name(val);
+}
+
+/* lh_param_reset_get - a reset has no state: an empty line */
+static int lh_param_reset_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "\n");
+}
+
+static const struct kernel_param_ops lh_param_reset_ops = {
+	.set	= lh_param_reset_set,
+	.get	= lh_param_reset_get,
+};
+
+#define LH_PARAM_SW(sw)	((void *)(unsigned long)(sw))
+
+module_param_cb(enable_preemptirqsoff, &lh_param_enable_ops,
+		LH_PARAM_SW(LH_SW_PREEMPTIRQSOFF), 0644);
+MODULE_PARM_DESC(enable_preemptirqsoff,
+		 "Record irqsoff, preemptoff and preemptirqsoff histograms (0/1, default 0)");
+
+module_param_cb(enable_wakeup, &lh_param_enable_ops,
+		LH_PARAM_SW(LH_SW_WAKEUP), 0644);
+MODULE_PARM_DESC(enable_wakeup,
+		 "Record wakeup and wakeup/sharedprio histograms (0/1, default 0)");
+
+module_param_cb(enable_missed_timer_offsets, &lh_param_enable_ops,
+		LH_PARAM_SW(LH_SW_MISSED_TIMER_OFFSETS), 0644);
+MODULE_PARM_DESC(enable_missed_timer_offsets,
+		 "Record the missed_timer_offsets histogram (0/1, default 0)");
+
+module_param_cb(enable_timerandwakeup, &lh_param_enable_ops,
+		LH_PARAM_SW(LH_SW_TIMERANDWAKEUP), 0644);
+MODULE_PARM_DESC(enable_timerandwakeup,
+		 "Record timer+wakeup sums; needs wakeup and missed_timer_offsets (0/1, default 0)");
+
+module_param_cb(wakeup_pid, &lh_param_pid_ops,
+		LH_PARAM_SW(LH_SW_WAKEUP), 0644);
+MODULE_PARM_DESC(wakeup_pid,
+		 "Follow only this thread id in the wakeup histograms (0 = all RT tasks, default 0)");
+
+module_param_cb(missed_timer_offsets_pid, &lh_param_pid_ops,
+		LH_PARAM_SW(LH_SW_MISSED_TIMER_OFFSETS), 0644);
+MODULE_PARM_DESC(missed_timer_offsets_pid,
+		 "Follow only this thread id in missed_timer_offsets (0 = all RT sleepers, default 0)");
+
+module_param_cb(reset, &lh_param_reset_ops, NULL, 0644);
+MODULE_PARM_DESC(reset,
+		 "Write a histogram name as listed in status (e.g. wakeup/sharedprio) or 'all' to reset it");

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wakeup.c - wakeup latency: exclusive (wakeup/) and shared priority
+ * (wakeup/sharedprio/) histograms with victim/culprit max records.
+ *
+ * A sample is the time from sched_waking (or sched_wakeup_new for a new task)
+ * of a task to the sched_switch that runs it. sched_waking is the point the
+ * in-kernel wakeup tracer and the hist-trigger recipe use since 4.3, so the
+ * delay of a remote-wakeup IPI is included. If the task is moved before it
+ * runs (sched_migrate_task), its wakeup follows it, and the sample is
+ * recorded on the CPU that finally switches it in.
+ *
+ * As in the PREEMPT_RT patch, each CPU tracks at most one woken task: the
+ * most important one waiting to run there. Without a pid filter only
+ * real-time tasks are followed (kernel prio below MAX_RT_PRIO: SCHED_FIFO,
+ * SCHED_RR, SCHED_DEADLINE and PI-boosted tasks, on every kernel version); a
+ * wakee less important than the tracked one, or than the task running on the
+ * target CPU, is ignored because its wait is by design. If a more important
+ * task is switched in first, the sample is dropped. Equal priority anywhere
+ * on the way (the tracked task, the task running on the target CPU, a task
+ * switched in meanwhile) files the sample under sharedprio: that latency is
+ * a matter of the system's priority design, not of the kernel or hardware.
+ * With a pid filter only that thread is followed, whatever its policy.
+ *
+ * Differences from the RT patch, which had these bugs: no task references
+ * are held (the task pointer is an identity, checked with the pid, never
+ * dereferenced later); the sharedprio flag belongs to one tracked wakeup and
+ * dies with it; the comparison is with the target CPU's running task, not
+ * the waker; and there is no global lock, only one raw lock per target CPU.
+ *
+ * Clock: ktime_get_mono_fast_ns() (CLOCK_MONOTONIC), consistent across CPUs,
+ * so a wakeup started on one CPU and ended on another is never negative or
+ * inflated by per-CPU clock skew.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/math64.h>
+#include <linux/mm_types.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/sched/prio.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <trace/events/sched.h>
+
+#include <latency_hist/control.h>
+#include <latency_hist/tracepoints.h>
+
+#define LH_PRIO_NONE	INT_MAX	/* an idle CPU: no task competes with a wakee */
+
+/* struct lh_wakeup - one tracked wakeup */
+struct lh_wakeup {
+	struct task_struct *task;	/* identity only: never dereferenced */
+	pid_t pid;
+	int prio;
+	u64 start_ns;
+	bool sharedprio;
+};
+
+/*
+ * struct lh_wakeup_cpu - wakeup state of one target CPU
+ * @lock:      guards @tracked; wakers on any CPU, this CPU's sched_switch and
+ *             sched_migrate_task take it, never together with another CPU's
+ * @tracked:   the wakeup waiting to run here (task == NULL: none)
+ * @curr_prio: prio of the task running here; written only by this CPU's
+ *             sched_switch, read locklessly by wakers
+ */
+struct lh_wakeup_cpu {
+	raw_spinlock_t lock;
+	struct lh_wakeup tracked;
+	int curr_prio;
+};
+
+static DEFINE_PER_CPU(struct lh_wakeup_cpu, lh_wakeup_cpus);
+
+/* lh_task_prio - a task's prio as a competitor; the idle task competes with none */
+static int lh_task_prio(struct task_struct *t)
+{
+	return is_idle_task(t) ? LH_PRIO_NONE : t->prio;
+}
+
+/* lh_task_info_fill - copy what a max record keeps of a task */
+static void lh_task_info_fill(struct lh_task_info *info, struct task_struct *t)
+{
+	info->pid = t->pid;
+	info->prio = t->prio;
+	memcpy(info->comm, t->comm, TASK_COMM_LEN);
+	info->comm[TASK_COMM_LEN - 1] = '\0';
+}
+
+/*
+ * lh_wakeup_offer - let a woken task compete for being tracked on @wc
+ *
+ * Caller holds @wc->lock. @w is the candidate; @pid_mode means a pid filter
+ * chose it, so priority only decides where the sample goes, not whether.
+ */
+static void lh_wakeup_offer(struct lh_wakeup_cpu *wc, struct lh_wakeup *w,
+			    bool pid_mode)
+{
+	struct lh_wakeup *cur = &wc->tracked;
+	int curr_prio = READ_ONCE(wc->curr_prio);
+
+	if (cur->task && cur->task != w->task) {
+		if (w->prio > cur->prio)
+			return;
+		if (w->prio == cur->prio)
+			w->sharedprio = true;
+	}
+	if (w->prio > curr_prio && !pid_mode)
+		return;
+	if (w->prio == curr_prio)
+		w->sharedprio = true;
+
+	*cur = *w;
+}
+
+/* lh_wakeup_start - sched_waking/sched_wakeup_new: a task becomes runnable */
+static void lh_wakeup_start(struct task_struct *p)
+{
+	struct lh_wakeup_cpu *wc = per_cpu_ptr(&lh_wakeup_cpus, task_cpu(p));
+	pid_t pid_filter = lh_pid(LH_SW_WAKEUP);
+	struct lh_wakeup w;
+	unsigned long flags;
+
+	if (pid_filter && p->pid != pid_filter) {
+		/* Not followed, but an equal-priority rival of the one that is. */
+		if (READ_ONCE(wc->tracked.task) &&
+		    p->prio == READ_ONCE(wc->tracked.prio)) {
+			raw_spin_lock_irqsave(&wc->lock, flags);
+			if (wc->tracked.task && p->prio == wc->tracked.prio)
+				wc->tracked.sharedprio = true;
+			raw_spin_unlock_irqrestore(&wc->lock, flags);
+		}
+		return;
+	}
+	if (!pid_filter && p->prio >= MAX_RT_PRIO)
+		return;
+
+	w.task = p;
+	w.pid = p->pid;
+	w.prio = p->prio;
+	w.sharedprio = false;
+	w.start_ns = ktime_get_mono_fast_ns();
+
+	raw_spin_lock_irqsave(&wc->lock, flags);
+	lh_wakeup_offer(wc, &w, pid_filter);
+	raw_spin_unlock_irqrestore(&wc->lock, flags);
+}
+
+/* lh_probe_sched_waking - start of a wakeup */
+static void notrace lh_probe_sched_waking(void *data, struct task_struct *p)
+{
+	lh_wakeup_start(p);
+}
+
+/* lh_probe_sched_wakeup_new - start of a new task's first wakeup */
+static void notrace lh_probe_sched_wakeup_new(void *data,
+					      struct task_struct *p)
+{
+	lh_wakeup_start(p);
+}
+
+/* lh_probe_sched_migrate_task - a task moves: its pending wakeup follows */
+static void notrace lh_probe_sched_migrate_task(void *data,
+						struct task_struct *p,
+						int dest_cpu)
+{
+	struct lh_wakeup_cpu *src = per_cpu_ptr(&lh_wakeup_cpus, task_cpu(p));
+	struct lh_wakeup_cpu *dst;
+	struct lh_wakeup w;
+	unsigned long flags;
+
+	if (READ_ONCE(src->tracked.task) != p || task_cpu(p) == dest_cpu)
+		return;
+
+	raw_spin_lock_irqsave(&src->lock, flags);
+	w = src->tracked;
+	if (w.task == p && w.pid == p->pid)
+		src->tracked.task = NULL;
+	raw_spin_unlock_irqrestore(&src->lock, flags);
+	if (w.task != p || w.pid != p->pid)
+		return;
+
+	dst = per_cpu_ptr(&lh_wakeup_cpus, dest_cpu);
+	raw_spin_lock_irqsave(&dst->lock, flags);
+	lh_wakeup_offer(dst, &w, lh_pid(LH_SW_WAKEUP));
+	raw_spin_unlock_irqrestore(&dst->lock, flags);
+}
+
+/* lh_wakeup_record - file a finished wakeup on @cpu, where it ran */
+static void lh_wakeup_record(const struct lh_wakeup *w, int cpu,
+			     struct task_struct *prev,
+			     struct task_struct *next, u64 now_ns)
+{
+	enum lh_hist_id id = w->sharedprio ? LH_HIST_WAKEUP_SHAREDPRIO :
+					     LH_HIST_WAKEUP;
+	struct lh_hist_cpu *h = lh_hist_cpu(id, cpu);
+	s64 lat_us = div_s64((s64)(now_ns - w->start_ns), LH_NSEC_PER_USEC);
+	struct lh_max_record rec;
+
+	lh_hist_record(h, lat_us);
+	if (!lh_hist_beats_max(h, lat_us))
+		return;
+
+	rec.valid = true;
+	rec.latency_us = lat_us;
+	rec.timeroffset_us = 0;
+	rec.timestamp_ns = now_ns;
+	lh_task_info_fill(&rec.victim, next);
+	lh_task_info_fill(&rec.culprit, prev);
+	lh_hist_record_max(h, &rec);
+}
+
+/* lh_probe_sched_switch - end of a wakeup, or a reason to drop or share it */
+static void notrace lh_probe_sched_switch(void *data, bool preempt,
+					  struct task_struct *prev,
+					  struct task_struct *next,
+					  unsigned int prev_state)
+{
+	/* The scheduler calls this with interrupts off, on the switching CPU. */
+	int cpu = smp_processor_id();
+	struct lh_wakeup_cpu *wc = per_cpu_ptr(&lh_wakeup_cpus, cpu);
+	struct lh_wakeup *cur = &wc->tracked;
+	struct lh_wakeup done = { };
+	u64 now_ns = 0;
+
+	WRITE_ONCE(wc->curr_prio, lh_task_prio(next));
+	if (!READ_ONCE(cur->task))
+		return;
+
+	raw_spin_lock(&wc->lock);
+	if (!cur->task) {
+		/* taken meanwhile by a migration */
+	} else if (next == cur->task && next->pid == cur->pid) {
+		now_ns = ktime_get_mono_fast_ns();
+		if (lh_task_prio(prev) == cur->prio)
+			cur->sharedprio = true;
+		done = *cur;
+		cur->task = NULL;
+	} else if (prev == cur->task || next->prio < cur->prio) {
+		/* it was running already, or a more important task went first */
+		cur->task = NULL;
+	} else if (next->prio == cur->prio) {
+		cur->sharedprio = true;
+	}
+	raw_spin_unlock(&wc->lock);
+
+	if (done.task)
+		lh_wakeup_record(&done, cpu, prev, next, now_ns);
+}
+
+/* Hooked in this order; sched_switch first so no started wakeup is missed. */
+static const struct lh_probe lh_wakeup_probes[] = {
+	{ LH_TP_SCHED_SWITCH,		lh_probe_sched_switch },
+	{ LH_TP_SCHED_MIGRATE_TASK,	lh_probe_sched_migrate_task },
+	{ LH_TP_SCHED_WAKEUP_NEW,	lh_probe_sched_wakeup_new },
+	{ LH_TP_SCHED_WAKING,		lh_probe_sched_waking },
+};
+
+/* lh_wakeup_clear - forget every tracked wakeup; no probe may be running */
+static void lh_wakeup_clear(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct lh_wakeup_cpu *wc = per_cpu_ptr(&lh_wakeup_cpus, cpu);
+
+		raw_spin_lock_init(&wc->lock);
+		memset(&wc->tracked, 0, sizeof(wc->tracked));
+		wc->curr_prio = LH_PRIO_NONE;
+	}
+}
+
+/* lh_wakeup_unavailable - wakeup needs only scheduler tracepoints */
+static const char *lh_wakeup_unavailable(void)
+{
+	if (lh_tp_first_missing(lh_wakeup_probes, ARRAY_SIZE(lh_wakeup_probes)))
+		return "scheduler tracepoints not found";
+	return NULL;
+}
+
+/* lh_wakeup_hook - start following wakeups */
+static int lh_wakeup_hook(void)
+{
+	check_trace_callback_type_sched_switch(lh_probe_sched_switch);
+	check_trace_callback_type_sched_migrate_task(lh_probe_sched_migrate_task);
+	check_trace_callback_type_sched_wakeup_new(lh_probe_sched_wakeup_new);
+	check_trace_callback_type_sched_waking(lh_probe_sched_waking);
+
+	lh_wakeup_clear();
+	return lh_tp_hook(lh_wakeup_probes, ARRAY_SIZE(lh_wakeup_probes));
+}
+
+/* lh_wakeup_unhook - stop following wakeups and forget the pending ones */
+static void lh_wakeup_unhook(void)
+{
+	lh_tp_unhook(lh_wakeup_probes, ARRAY_SIZE(lh_wakeup_probes));
+	lh_wakeup_clear();
+}
+
+const struct lh_switch_ops lh_wakeup_ops = {
+	.unavailable	= lh_wakeup_unavailable,
+	.hook		= lh_wakeup_hook,
+	.unhook		= lh_wakeup_unhook,
+};
