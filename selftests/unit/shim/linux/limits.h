@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef LH_SHIM_LIMITS_H
+#define LH_SHIM_LIMITS_H
+#include <stdint.h>
+#define S64_MAX INT64_MAX
+#define S64_MIN INT64_MIN
+#endif

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef LH_SHIM_MATH64_H
+#define LH_SHIM_MATH64_H
+#include <linux/types.h>
+
+static inline s64 div64_s64(s64 a, s64 b) { return a / b; }
+static inline u64 div_u64(u64 a, u32 b) { return a / b; }
+static inline u64 div_u64_rem(u64 a, u32 b, u32 *rem)
+{
+	*rem = a % b;
+	return a / b;
+}
+#endif

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_hist.c - host-side unit tests of the latency_hist histogram engine.
+ *
+ * Compiles module/hist.c and module/hist_print.c unchanged against the
+ * user-space shim in shim/ and checks bucket math, bounds, min/max/mean, the
+ * byte-exact text formats, the max record rules, and that concurrent
+ * recording loses nothing. Prints KTAP and a closing "unit: N passed, N
+ * failed" line; exits non-zero on any failure.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <latency_hist/hist.h>
+
+static int nr_passed, nr_failed, nr_test;
+
+/* check - one KTAP result line */
+static void check(int ok, const char *what)
+{
+	nr_test++;
+	printf("%sok %d %s\n", ok ? "" : "not ", nr_test, what);
+	if (ok)
+		nr_passed++;
+	else
+		nr_failed++;
+}
+
+/* new_hist - a zeroed, initialised CPU histogram */
+static struct lh_hist_cpu *new_hist(void)
+{
+	struct lh_hist_cpu *h = calloc(1, sizeof(*h));
+
+	if (!h)
+		abort();
+	lh_hist_cpu_init(h);
+	return h;
+}
+
+/* render - the whole CPUx file as the kernel prints it */
+static char *render(struct lh_hist_cpu *h, size_t *len)
+{
+	static struct lh_hist_snapshot snap;
+	struct lh_hist_stats stats;
+	struct seq_file m = { 0 };
+	long i;
+
+	lh_hist_snapshot(h, &snap);
+	lh_hist_stats(&snap, &stats);
+	lh_hist_print_header(&m, &stats, &snap);
+	for (i = 0; i < LH_NR_BUCKETS; i++)
+		lh_hist_print_row(&m, i, snap.counts[i]);
+	*len = m.len;
+	return m.buf;
+}
+
+/* stats_of - derived values of a histogram */
+static struct lh_hist_stats stats_of(struct lh_hist_cpu *h)
+{
+	static struct lh_hist_snapshot snap;
+	struct lh_hist_stats stats;
+
+	lh_hist_snapshot(h, &snap);
+	lh_hist_stats(&snap, &stats);
+	return stats;
+}
+
+/* header_of - only the seven header lines */
+static char *header_of(struct lh_hist_cpu *h)
+{
+	static struct lh_hist_snapshot snap;
+	struct lh_hist_stats stats;
+	struct seq_file m = { 0 };
+
+	lh_hist_snapshot(h, &snap);
+	lh_hist_stats(&snap, &stats);
+	lh_hist_print_header(&m, &stats, &snap);
+	return m.buf;
+}
+
+static const char empty_header[] =
+	"#Minimum latency: <undef> microseconds\n"
+	"#Average latency: <undef> microseconds\n"
+	"#Maximum latency: <undef> microseconds\n"
+	"#Total samples: 0\n"
+	"#There are 0 samples lower than 0 microseconds.\n"
+	"#There are 0 samples greater or equal than 10240 microseconds.\n"
+	"#usecs\t         samples\n";
+
+/* test_empty_file - an empty histogram prints exactly the RT patch's text */
+static void test_empty_file(void)
+{
+	struct lh_hist_cpu *h = new_hist();
+	size_t len, hdr = strlen(empty_header);
+	char *text = render(h, &len);
+	int rows_ok = 1;
+	long i;
+	char row[64];
+	const char *p = text + hdr;
+
+	check(!strncmp(text, empty_header, hdr), "empty header is byte-exact");
+	for (i = 0; i < LH_NR_BUCKETS && rows_ok; i++) {
+		snprintf(row, sizeof(row), "%6ld\t%16d\n", i, 0);
+		rows_ok = !strncmp(p, row, strlen(row));
+		p += strlen(row);
+	}
+	check(rows_ok && (size_t)(p - text) == len,
+	      "empty file has 10240 zero rows 0..10239 and nothing else");
+	check(!strncmp(text + hdr, "     0\t               0\n", 24),
+	      "row format is %6ld<TAB>%16llu");
+	free(text);
+	free(h);
+}
+
+/* test_buckets - each sample lands in its microsecond, bounds go outside */
+static void test_buckets(void)
+{
+	static struct lh_hist_snapshot snap;
+	struct lh_hist_cpu *h = new_hist();
+
+	lh_hist_record(h, 0);
+	lh_hist_record(h, 1);
+	lh_hist_record(h, 1);
+	lh_hist_record(h, LH_NR_BUCKETS - 1);
+	lh_hist_record(h, LH_NR_BUCKETS);
+	lh_hist_record(h, -1);
+	lh_hist_snapshot(h, &snap);
+	check(snap.counts[0] == 1 && snap.counts[1] == 2 &&
+	      snap.counts[LH_NR_BUCKETS - 1] == 1, "in-range samples counted in their bucket");
+	check(snap.above.nr_samples == 1 && snap.below.nr_samples == 1,
+	      "10240 counts as 'greater or equal', -1 as 'lower than 0'");
+	check(strstr(header_of(h), "#There are 1 samples lower than 0 microseconds.\n") &&
+	      strstr(header_of(h), "#There are 1 samples greater or equal than 10240 microseconds.\n"),
+	      "bound counters appear in the header");
+	free(h);
+}
+
+/* test_stats - min, max and truncating mean over in- and out-of-range samples */
+static void test_stats(void)
+{
+	struct lh_hist_cpu *h = new_hist();
+	struct lh_hist_stats s;
+
+	lh_hist_record(h, 3);
+	lh_hist_record(h, 5);
+	lh_hist_record(h, 10);
+	s = stats_of(h);
+	check(s.nr_samples == 3 && s.min_us == 3 && s.max_us == 10 && s.mean_us == 6,
+	      "min 3, max 10, mean 6 of {3,5,10}");
+
+	lh_hist_cpu_reset(h);
+	lh_hist_record(h, 1);
+	lh_hist_record(h, 2);
+	check(stats_of(h).mean_us == 1, "mean of {1,2} truncates to 1");
+
+	lh_hist_cpu_reset(h);
+	lh_hist_record(h, -3);
+	lh_hist_record(h, 0);
+	s = stats_of(h);
+	check(s.mean_us == -1 && s.min_us == -3 && s.max_us == 0,
+	      "mean of {-3,0} truncates toward zero to -1; min counts below-range samples");
+
+	lh_hist_cpu_reset(h);
+	lh_hist_record(h, 5);
+	lh_hist_record(h, 20000);
+	s = stats_of(h);
+	check(s.max_us == 20000 && s.min_us == 5 && s.mean_us == 10002 && s.nr_samples == 2,
+	      "out-of-range samples count in total, max and mean");
+	check(strstr(header_of(h), "#Maximum latency: 20000 microseconds\n") &&
+	      strstr(header_of(h), "#Average latency: 10002 microseconds\n") &&
+	      strstr(header_of(h), "#Total samples: 2\n"), "header shows them");
+
+	lh_hist_cpu_reset(h);
+	lh_hist_record(h, 30000);
+	lh_hist_record(h, 12000);
+	s = stats_of(h);
+	check(s.min_us == 12000 && s.max_us == 30000, "only above-range samples: min and max from them");
+
+	lh_hist_cpu_reset(h);
+	lh_hist_record(h, -7);
+	s = stats_of(h);
+	check(s.min_us == -7 && s.max_us == -7 && s.mean_us == -7, "only a below-range sample");
+	free(h);
+}
+
+/* test_reset - a reset forgets buckets, bounds and the max record */
+static void test_reset(void)
+{
+	struct lh_hist_cpu *h = new_hist();
+	struct lh_max_record rec = { .valid = true, .latency_us = 9 };
+	size_t len;
+	char *text;
+
+	lh_hist_record(h, 9);
+	lh_hist_record(h, -2);
+	lh_hist_record(h, 99999);
+	lh_hist_record_max(h, &rec);
+	lh_hist_cpu_reset(h);
+	text = render(h, &len);
+	check(!strncmp(text, empty_header, strlen(empty_header)), "reset gives the empty header");
+	lh_hist_get_max(h, &rec);
+	check(!rec.valid && lh_hist_beats_max(h, -1000000), "reset clears the max record");
+	free(text);
+	free(h);
+}
+
+/* print_max - a max record as text */
+static char *print_max(const struct lh_max_record *rec)
+{
+	struct seq_file m = { 0 };
+
+	lh_hist_print_max(&m, rec);
+	return m.buf;
+}
+
+/* test_max_record - strictly greater replaces; format and timestamp rounding */
+static void test_max_record(void)
+{
+	struct lh_hist_cpu *h = new_hist();
+	struct lh_max_record rec = {
+		.valid = true, .latency_us = 486, .timeroffset_us = 0,
+		.timestamp_ns = 4693747123ULL,
+		.victim = { .pid = 19, .prio = 98, .comm = "rcu_preempt" },
+		.culprit = { .pid = 0, .prio = 120, .comm = "swapper/0" },
+	};
+	struct lh_max_record got;
+
+	lh_hist_get_max(h, &got);
+	check(!strcmp(print_max(&got), "(none)\n"), "(none) before any sample");
+
+	check(lh_hist_beats_max(h, 0), "any latency beats an empty record");
+	lh_hist_record_max(h, &rec);
+	lh_hist_get_max(h, &got);
+	check(!strcmp(print_max(&got),
+		      "19 1 486 (0) rcu_preempt <- 0 -21 swapper/0 4.693747\n"),
+	      "record line: pid, 99-prio, latency, (timeroffset), comm <- culprit, s.us");
+
+	rec.victim.pid = 77;
+	check(!lh_hist_beats_max(h, 486), "an equal latency does not beat the record");
+	lh_hist_record_max(h, &rec);
+	lh_hist_get_max(h, &got);
+	check(got.victim.pid == 19, "an equal latency keeps the older record");
+
+	rec.latency_us = 487;
+	rec.timestamp_ns = 999999500ULL;
+	strcpy(rec.victim.comm, "bad\ncomm\x7f");
+	lh_hist_record_max(h, &rec);
+	lh_hist_get_max(h, &got);
+	check(!strcmp(print_max(&got),
+		      "77 1 487 (0) bad?comm? <- 0 -21 swapper/0 1.000000\n"),
+	      "a greater latency replaces it; timestamp rounds to the microsecond; control chars masked");
+	free(h);
+}
+
+#define NR_THREADS	4
+#define NR_PER_THREAD	1000000
+
+/* recorder - record NR_PER_THREAD samples spread over the buckets */
+static void *recorder(void *arg)
+{
+	struct lh_hist_cpu *h = arg;
+	long i;
+
+	for (i = 0; i < NR_PER_THREAD; i++)
+		lh_hist_record(h, i % (LH_NR_BUCKETS + 100) - 50);
+	return NULL;
+}
+
+/* test_concurrency - concurrent recorders lose nothing; readers stay consistent */
+static void test_concurrency(void)
+{
+	struct lh_hist_cpu *h = new_hist();
+	pthread_t th[NR_THREADS];
+	struct lh_hist_stats s;
+	int i, consistent = 1, reads = 0;
+
+	for (i = 0; i < NR_THREADS; i++)
+		pthread_create(&th[i], NULL, recorder, h);
+	while (reads < 200) {
+		s = stats_of(h);
+		if (s.nr_samples && !(s.min_us <= s.mean_us && s.mean_us <= s.max_us))
+			consistent = 0;
+		reads++;
+	}
+	for (i = 0; i < NR_THREADS; i++)
+		pthread_join(th[i], NULL);
+	s = stats_of(h);
+	check(s.nr_samples == (u64)NR_THREADS * NR_PER_THREAD,
+	      "4 threads x 1e6 concurrent samples: none lost");
+	check(consistent, "readers during recording always see min <= mean <= max");
+	check(s.min_us == -50 && s.max_us == LH_NR_BUCKETS + 49, "extremes kept under concurrency");
+	free(h);
+}
+
+int main(void)
+{
+	printf("TAP version 13\n");
+	test_empty_file();
+	test_buckets();
+	test_stats();
+	test_reset();
+	test_max_record();
+	test_concurrency();
+	printf("1..%d\n", nr_test);
+	printf("unit: %d passed, %d failed\n", nr_passed, nr_failed);
+	return nr_failed ? 1 : 0;
+}
