@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lh_load_test - inject known preempt-off / irqs-off sections for the
+ * latency_hist selftests
+ *
+ * The latency_hist tests need latencies whose length and place they know in
+ * advance: a section with preemption or interrupts disabled on a chosen CPU,
+ * of a chosen length, a chosen number of times. This module makes them, the
+ * way kernel/trace/preemptirq_delay_test.c does for the irqsoff and
+ * preemptoff tracers (which Debian does not build).
+ *
+ * Usage, all files in /sys/module/lh_load_test/parameters/:
+ *
+ *   insmod lh_load_test.ko cpu=1 delay_us=500 mode=irq count=10 gap_us=2000
+ *   echo 1 > trigger			# runs the sections, returns when done
+ *   echo preemptirq > mode; echo 1 > trigger
+ *   cat sections_done			# sections completed since load
+ *
+ * Loading with trigger=1 also runs the sections once, from module init; if
+ * that run fails, the load fails with its error.
+ *
+ * Each run creates a kthread named "lh_load_test", bound to @cpu, so it is
+ * the culprit a histogram records. The thread spins for @delay_us with
+ * preemption disabled ("preempt"), interrupts disabled ("irq"), or both
+ * ("preemptirq"), through the traced preempt_disable()/local_irq_save(), so
+ * the preemptirq tracepoints see the sections. Between sections it sleeps
+ * @gap_us with everything enabled.
+ *
+ * A write to trigger returns only when the run is over: the write's return
+ * value is 0 (all sections done) or the error that stopped the run. Only a
+ * fatal signal interrupts the wait (a shell's SIGCHLD must not), and then
+ * the thread is stopped after its current section. Runs are serialised by
+ * the module's parameter lock, which sysfs holds around every parameter
+ * read and write: while a run is in progress, reading or writing any of
+ * these files blocks until it ends, and rmmod waits for it too.
+ *
+ * WARNING: this module disables interrupts for up to 100 ms per section, on
+ * purpose. Load it only in a test machine.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/irqflags.h>
+#include <linux/kernel.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+#include <linux/timekeeping.h>
+
+#define LH_MAX_DELAY_US		100000	/* 100 ms: longest section we spin */
+#define LH_MAX_COUNT		100000	/* sections per trigger */
+#define LH_MAX_GAP_US		1000000	/* 1 s between sections */
+/*
+ * Identical clock reads in a row after which a section gives up: a clock
+ * that does not move with interrupts off (the jiffies clocksource) must not
+ * turn a section into a hang.
+ */
+#define LH_CLOCK_STALL_READS	1000000
+
+enum lh_mode {
+	LH_MODE_PREEMPT,
+	LH_MODE_IRQ,
+	LH_MODE_PREEMPTIRQ,
+};
+
+static const char * const lh_mode_names[] = {
+	[LH_MODE_PREEMPT]	= "preempt",
+	[LH_MODE_IRQ]		= "irq",
+	[LH_MODE_PREEMPTIRQ]	= "preemptirq",
+};
+
+/* An unsigned parameter with the range its setter accepts. */
+struct lh_uint_param {
+	unsigned int val;
+	unsigned int min;
+	unsigned int max;
+};
+
+/*
+ * Parameter state. Written only by the parameter setters and read only by
+ * lh_run(), all under kernel_param_lock(THIS_MODULE).
+ */
+static int lh_cpu;
+static enum lh_mode lh_mode = LH_MODE_IRQ;
+static struct lh_uint_param lh_delay_us = {
+	.val = 100, .min = 1, .max = LH_MAX_DELAY_US,
+};
+
+static struct lh_uint_param lh_count = {
+	.val = 1, .min = 1, .max = LH_MAX_COUNT,
+};
+
+static struct lh_uint_param lh_gap_us = {
+	.val = 1000, .min = 0, .max = LH_MAX_GAP_US,
+};
+
+static unsigned long lh_sections_done;
+/* Set once init is past the point where a trigger may run a load. */
+static bool lh_ready;
+/* trigger=1 given at load time; init runs it. */
+static bool lh_trigger_at_load;
+
+/* One run, shared by the trigger writer (owner, on its stack) and the kthread. */
+struct lh_run {
+	int cpu;
+	enum lh_mode mode;
+	u64 delay_ns;
+	unsigned int count;
+	unsigned int gap_us;
+	unsigned int nr_done;	/* written by the kthread until @finished */
+	int err;		/* written by the kthread until @finished */
+	struct completion finished;
+};
+
+/* lh_spin_ns - spin until @delay_ns have passed on the monotonic clock */
+static int lh_spin_ns(u64 delay_ns)
+{
+	u64 start_ns, now_ns, last_ns;
+	unsigned int stalled_reads = 0;
+
+	/*
+	 * Not local_clock(): with an unstable sched_clock (common under
+	 * emulation) it is clamped to one tick past the last tick this CPU
+	 * saw, so with interrupts off it would stop advancing.
+	 */
+	start_ns = ktime_get_ns();
+	now_ns = start_ns;
+	last_ns = start_ns;
+	while (now_ns - start_ns < delay_ns) {
+		cpu_relax();
+		now_ns = ktime_get_ns();
+		if (now_ns != last_ns) {
+			last_ns = now_ns;
+			stalled_reads = 0;
+		} else if (++stalled_reads > LH_CLOCK_STALL_READS) {
+			return -ETIME;
+		}
+	}
+	return 0;
+}
+
+/* lh_section - hold the CPU with preemption and/or interrupts off once */
+static int lh_section(const struct lh_run *run)
+{
+	unsigned long flags;
+	int ret;
+
+	switch (run->mode) {
+	case LH_MODE_PREEMPT:
+		preempt_disable();
+		ret = lh_spin_ns(run->delay_ns);
+		preempt_enable();
+		break;
+	case LH_MODE_IRQ:
+		local_irq_save(flags);
+		ret = lh_spin_ns(run->delay_ns);
+		local_irq_restore(flags);
+		break;
+	case LH_MODE_PREEMPTIRQ:
+		preempt_disable();
+		local_irq_save(flags);
+		ret = lh_spin_ns(run->delay_ns);
+		local_irq_restore(flags);
+		preempt_enable();
+		break;
+	default:
+		ret = -EINVAL;
+		break;
+	}
+	if (ret == -ETIME)
+		pr_err("clock did not advance during a section, run aborted\n");
+	return ret;
+}
+
+/* lh_load_thread - kthread body: run the sections, then wait to be joined */
+static int lh_load_thread(void *data)
+{
+	struct lh_run *run = data;
+	unsigned int i;
+
+	for (i = 0; i < run->count && !kthread_should_stop(); i++) {
+		run->err = lh_section(run);
+		if (run->err)
+			break;
+		run->nr_done++;
+		if (i + 1 == run->count)
+			break;
+		if (run->gap_us)
+			usleep_range(run->gap_us, run->gap_us + run->gap_us / 8);
+		else
+			cond_resched();
+	}
+	complete(&run->finished);
+
+	/* @run is on the writer's stack: only kthread_stop() may end us. */
+	set_current_state(TASK_INTERRUPTIBLE);
+	while (!kthread_should_stop()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/* lh_run - run the configured sections on the target CPU and wait for them */
+static int lh_run(void)
+{
+	struct lh_run run = {
+		.cpu = lh_cpu,
+		.mode = lh_mode,
+		.delay_ns = (u64)lh_delay_us.val * NSEC_PER_USEC,
+		.count = lh_count.val,
+		.gap_us = lh_gap_us.val,
+	};
+	struct task_struct *task;
+	int ret;
+
+	/* The CPU was online when cpu= was written; it may not be now. */
+	if (!cpu_online(run.cpu)) {
+		pr_err("cpu %d is offline\n", run.cpu);
+		return -EINVAL;
+	}
+	init_completion(&run.finished);
+	task = kthread_create(lh_load_thread, &run, "lh_load_test");
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+	kthread_bind(task, run.cpu);
+	wake_up_process(task);
+
+	ret = wait_for_completion_killable(&run.finished);
+	/* Joins the thread; if we were killed, it stops after its section. */
+	kthread_stop(task);
+
+	lh_sections_done += run.nr_done;
+	return ret ? ret : run.err;
+}
+
+/* lh_uint_param_set - parse an unsigned parameter and check its range */
+static int lh_uint_param_set(const char *val, const struct kernel_param *kp)
+{
+	struct lh_uint_param *param = kp->arg;
+	unsigned int new_val;
+
+	if (kstrtouint(val, 0, &new_val) || new_val < param->min ||
+	    new_val > param->max) {
+		pr_err("%s: want an integer in %u..%u\n", kp->name,
+		       param->min, param->max);
+		return -EINVAL;
+	}
+	param->val = new_val;
+	return 0;
+}
+
+/* lh_uint_param_get - print an unsigned parameter */
+static int lh_uint_param_get(char *buffer, const struct kernel_param *kp)
+{
+	const struct lh_uint_param *param = kp->arg;
+
+	return sysfs_emit(buffer, "%u\n", param->val);
+}
+
+static const struct kernel_param_ops lh_uint_param_ops = {
+	.set = lh_uint_param_set,
+	.get = lh_uint_param_get,
+};
+
+/* lh_cpu_param_set - accept an online CPU number */
+static int lh_cpu_param_set(const char *val, const struct kernel_param *kp)
+{
+	int cpu;
+
+	if (kstrtoint(val, 0, &cpu) || cpu < 0 || cpu >= nr_cpu_ids ||
+	    !cpu_online(cpu)) {
+		pr_err("cpu: want an online CPU number\n");
+		return -EINVAL;
+	}
+	lh_cpu = cpu;
+	return 0;
+}
+
+static const struct kernel_param_ops lh_cpu_param_ops = {
+	.set = lh_cpu_param_set,
+	.get = param_get_int,
+};
+
+/* lh_mode_param_set - accept "preempt", "irq" or "preemptirq" */
+static int lh_mode_param_set(const char *val, const struct kernel_param *kp)
+{
+	int mode = sysfs_match_string(lh_mode_names, val);
+
+	if (mode < 0) {
+		pr_err("mode: want preempt, irq or preemptirq\n");
+		return -EINVAL;
+	}
+	lh_mode = mode;
+	return 0;
+}
+
+/* lh_mode_param_get - print the mode name */
+static int lh_mode_param_get(char *buffer, const struct kernel_param *kp)
+{
+	return sysfs_emit(buffer, "%s\n", lh_mode_names[lh_mode]);
+}
+
+static const struct kernel_param_ops lh_mode_param_ops = {
+	.set = lh_mode_param_set,
+	.get = lh_mode_param_get,
+};
+
+/* lh_trigger_set - on "1", run the sections now (or from init at load) */
+static int lh_trigger_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int go;
+
+	if (kstrtouint(val, 0, &go) || go != 1) {
+		pr_err("trigger: write 1 to run the sections\n");
+		return -EINVAL;
+	}
+	/* At load time the other parameters may not be parsed yet. */
+	if (!lh_ready) {
+		lh_trigger_at_load = true;
+		return 0;
+	}
+	return lh_run();
+}
+
+static const struct kernel_param_ops lh_trigger_ops = {
+	.set = lh_trigger_set,
+};
+
+/* lh_readonly_set - refuse to set a result parameter */
+static int lh_readonly_set(const char *val, const struct kernel_param *kp)
+{
+	pr_err("%s is read-only\n", kp->name);
+	return -EINVAL;
+}
+
+static const struct kernel_param_ops lh_readonly_ulong_ops = {
+	.set = lh_readonly_set,
+	.get = param_get_ulong,
+};
+
+module_param_cb(cpu, &lh_cpu_param_ops, &lh_cpu, 0644);
+MODULE_PARM_DESC(cpu, "CPU the sections run on (0 default)");
+module_param_cb(mode, &lh_mode_param_ops, NULL, 0644);
+MODULE_PARM_DESC(mode, "What a section disables: preempt, irq or preemptirq (irq default)");
+module_param_cb(delay_us, &lh_uint_param_ops, &lh_delay_us, 0644);
+MODULE_PARM_DESC(delay_us, "Length of each section in microseconds, 1..100000 (100 us default)");
+module_param_cb(count, &lh_uint_param_ops, &lh_count, 0644);
+MODULE_PARM_DESC(count, "Sections per trigger, 1..100000 (1 default)");
+module_param_cb(gap_us, &lh_uint_param_ops, &lh_gap_us, 0644);
+MODULE_PARM_DESC(gap_us, "Sleep between sections in microseconds, 0..1000000 (1000 us default)");
+module_param_cb(trigger, &lh_trigger_ops, NULL, 0200);
+MODULE_PARM_DESC(trigger, "Write 1 to run the sections; returns when they are done");
+module_param_cb(sections_done, &lh_readonly_ulong_ops, &lh_sections_done, 0444);
+MODULE_PARM_DESC(sections_done, "Sections completed since load (read-only)");
+
+/* lh_load_test_init - run the load-time trigger, if any, and open for triggers */
+static int __init lh_load_test_init(void)
+{
+	int ret = 0;
+
+	kernel_param_lock(THIS_MODULE);
+	if (lh_trigger_at_load)
+		ret = lh_run();
+	lh_ready = true;
+	kernel_param_unlock(THIS_MODULE);
+	return ret;
+}
+
+/* lh_load_test_exit - nothing to undo: no run outlives its trigger write */
+static void __exit lh_load_test_exit(void)
+{
+}
+
+module_init(lh_load_test_init);
+module_exit(lh_load_test_exit);
+MODULE_DESCRIPTION("Preempt-off / irqs-off section generator for the latency_hist selftests");
+MODULE_LICENSE("GPL");
