@@ -1,0 +1,556 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh disable=SC2034 # variables here are used by the tests
+#
+# lib.sh - KTAP output and latency_hist helpers shared by the selftests
+#
+# Sourced by every test script (". lib.sh"), never run on its own. POSIX sh
+# only: the tests must run under dash, bash and a busybox ash on a minimal
+# rig, so no "local", no arrays, no "echo -n", no process substitution, and
+# only tools busybox also provides (awk, grep, sed, cmp, find, ls, stat,
+# dmesg, insmod, rmmod, modprobe, mktemp, timeout).
+#
+# Output follows tools/testing/selftests/kselftest/ktap_helpers.sh: a
+# "TAP version 13" header, a "1..N" plan, "ok N desc" / "not ok N desc" /
+# "ok N desc # SKIP reason" lines, diagnostics prefixed "# ", a closing
+# "# Totals: pass:N fail:N xfail:0 xpass:0 skip:N error:0", and the kselftest
+# exit codes (0 pass, 1 fail, 4 skip).
+#
+# A test case usually checks many things (every CPU file, every control);
+# it calls lh_case_begin, reports each problem with lh_err (a diagnostic
+# line), and ends with lh_case_end "name", which passes only if lh_err was
+# never called. Keep lh_err out of pipelines and $(...): a subshell cannot
+# count the error.
+#
+# Environment (see INTERFACE.md):
+#   LH_MODULE            path of latency_hist.ko; unset: modprobe latency_hist
+#   LH_LOAD_TEST_MODULE  path of lh_load_test.ko (tests needing it SKIP if unset)
+#   LH_SELFTEST_DIR      directory holding the built helpers (lh_write, rt_sleeper);
+#                        default: the directory of the test script
+
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_SKIP=4
+
+LH_NAME=latency_hist
+LH_SYSMOD=/sys/module/$LH_NAME
+LH_TESTNO=1
+LH_CNT_PASS=0
+LH_CNT_FAIL=0
+LH_CNT_SKIP=0
+LH_PLAN=0
+LH_ERRS=0
+
+# Every histogram in status order, with the directory holding its files and
+# the enable switch that drives it (INTERFACE.md, "status").
+LH_HISTS="irqsoff preemptoff preemptirqsoff wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup"
+LH_ENABLES="preemptirqsoff wakeup missed_timer_offsets timerandwakeup"
+# Histograms that keep a max_latency-CPUx record per CPU.
+LH_MAXLAT_HISTS="wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup"
+LH_PID_DIRS="wakeup missed_timer_offsets"
+LH_PID_MAX=4194304		# PID_MAX_LIMIT on 64-bit
+LH_BUCKETS=10240		# rows in a CPUx file, 0..10239 us
+
+LH_TESTDIR=${LH_TESTDIR:-$(cd "$(dirname "$0")" && pwd)}
+LH_BINDIR=${LH_SELFTEST_DIR:-$LH_TESTDIR}
+LH_WRITE_BIN=$LH_BINDIR/lh_write
+LH_TEST=$(basename "$0" .sh)
+
+# ---------------------------------------------------------------- KTAP
+
+# lh_header - print the KTAP version line
+lh_header()
+{
+	echo "TAP version 13"
+}
+
+# lh_plan - announce how many results follow
+lh_plan()
+{
+	LH_PLAN=$1
+	echo "1..$LH_PLAN"
+}
+
+# lh_diag - print a diagnostic line
+lh_diag()
+{
+	case "$*" in
+	*"
+"*)	printf '%s\n' "$*" | sed 's/^/# /' ;;
+	*)	printf '# %s\n' "$*" ;;
+	esac
+}
+
+# lh_result - print one result line and count it
+lh_result()
+{
+	printf '%s %s %s%s\n' "$1" "$LH_TESTNO" "$2" "${3:+ # $3}"
+	LH_TESTNO=$((LH_TESTNO + 1))
+}
+
+# lh_pass - report a passing test case
+lh_pass()
+{
+	lh_result ok "$1"
+	LH_CNT_PASS=$((LH_CNT_PASS + 1))
+}
+
+# lh_fail - report a failing test case
+lh_fail()
+{
+	lh_result "not ok" "$1"
+	LH_CNT_FAIL=$((LH_CNT_FAIL + 1))
+}
+
+# lh_skip - report a skipped test case, $2 says why
+lh_skip()
+{
+	lh_result ok "$1" "SKIP ${2:-}"
+	LH_CNT_SKIP=$((LH_CNT_SKIP + 1))
+}
+
+# lh_totals - print the kselftest totals line
+lh_totals()
+{
+	echo "# Totals: pass:$LH_CNT_PASS fail:$LH_CNT_FAIL xfail:0 xpass:0 skip:$LH_CNT_SKIP error:0"
+}
+
+# lh_skip_all - nothing can run here: empty plan, skip exit code
+lh_skip_all()
+{
+	printf '1..0 # SKIP %s\n' "$*"
+	lh_totals
+	exit $KSFT_SKIP
+}
+
+# lh_bail - abort the whole test program (cleanup runs from the EXIT trap)
+lh_bail()
+{
+	printf 'Bail out! %s\n' "$*"
+	LH_CNT_FAIL=$((LH_CNT_FAIL + 1))
+	lh_totals
+	exit $KSFT_FAIL
+}
+
+# lh_finished - print totals and exit with the kselftest code
+lh_finished()
+{
+	lh_totals
+	if [ "$LH_CNT_FAIL" -ne 0 ] ||
+	   [ $((LH_CNT_PASS + LH_CNT_SKIP)) -ne "$LH_PLAN" ]; then
+		exit $KSFT_FAIL
+	fi
+	if [ "$LH_CNT_PASS" -eq 0 ] && [ "$LH_CNT_SKIP" -gt 0 ]; then
+		exit $KSFT_SKIP
+	fi
+	exit $KSFT_PASS
+}
+
+# lh_case_begin - start collecting errors for one test case
+lh_case_begin()
+{
+	LH_ERRS=0
+}
+
+# lh_err - record one problem in the current test case
+lh_err()
+{
+	lh_diag "$LH_TEST: $*"
+	LH_ERRS=$((LH_ERRS + 1))
+}
+
+# lh_case_end - report the current test case: pass if lh_err was not called
+lh_case_end()
+{
+	if [ "$LH_ERRS" -eq 0 ]; then
+		lh_pass "$1"
+	else
+		lh_fail "$1"
+	fi
+}
+
+# ---------------------------------------------------------------- setup
+
+LH_TMP=
+LH_MOUNTED_DEBUGFS=
+LH_LOADED_BY_US=
+LH_DEBUGFS=
+LH_DIR=
+LH_START_MARK=
+
+# lh_cleanup - EXIT trap: leave the system as the test found it
+lh_cleanup()
+{
+	if [ -n "$LH_LOADED_BY_US" ] && lh_loaded; then
+		lh_unload >/dev/null 2>&1 ||
+			echo "# $LH_TEST: cleanup: could not unload $LH_NAME"
+	fi
+	if [ -n "$LH_MOUNTED_DEBUGFS" ]; then
+		umount "$LH_DEBUGFS" 2>/dev/null
+	fi
+	if [ -n "$LH_TMP" ]; then
+		rm -rf "$LH_TMP"
+	fi
+}
+
+# lh_find_debugfs - set LH_DEBUGFS to a debugfs mount, mounting it if needed
+lh_find_debugfs()
+{
+	LH_DEBUGFS=$(awk '$3 == "debugfs" { print $2; exit }' /proc/mounts)
+	if [ -z "$LH_DEBUGFS" ]; then
+		LH_DEBUGFS=/sys/kernel/debug
+		mount -t debugfs nodev "$LH_DEBUGFS" 2>/dev/null || return 1
+		LH_MOUNTED_DEBUGFS=1
+	fi
+	LH_DIR=$LH_DEBUGFS/$LH_NAME
+}
+
+# lh_setup - common start: root, debugfs, module available and not loaded
+#
+# Prints the KTAP header; skips the whole test when it cannot run here.
+lh_setup()
+{
+	lh_header
+	trap lh_cleanup EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+
+	[ "$(id -u)" -eq 0 ] || lh_skip_all "must run as root"
+	[ -r /proc/mounts ] || lh_skip_all "/proc is not mounted"
+	lh_find_debugfs || lh_skip_all "debugfs is not mounted and cannot be mounted"
+	if lh_loaded; then
+		lh_skip_all "$LH_NAME is already loaded; rmmod it to run the tests"
+	fi
+	if [ -n "${LH_MODULE:-}" ]; then
+		[ -r "$LH_MODULE" ] || lh_skip_all "LH_MODULE=$LH_MODULE does not exist"
+	elif ! modinfo "$LH_NAME" >/dev/null 2>&1; then
+		lh_skip_all "$LH_NAME is not installed and LH_MODULE is not set"
+	fi
+	LH_TMP=$(mktemp -d "${TMPDIR:-/tmp}/lh-$LH_TEST.XXXXXX") ||
+		lh_skip_all "cannot create a temporary directory"
+	lh_mark "$LH_TEST start"
+	LH_START_MARK=$LH_MARK
+}
+
+# ---------------------------------------------------------------- module
+
+# lh_loaded - true if the module is loaded
+lh_loaded()
+{
+	[ -d "$LH_SYSMOD" ]
+}
+
+# lh_load - load the module with optional parameters (LH_MODULE or modprobe)
+lh_load()
+{
+	if [ -n "${LH_MODULE:-}" ]; then
+		insmod "$LH_MODULE" "$@" || return 1
+	else
+		modprobe "$LH_NAME" "$@" || return 1
+	fi
+	LH_LOADED_BY_US=1
+	[ -d "$LH_DIR" ]
+}
+
+# lh_unload - unload the module
+lh_unload()
+{
+	if [ -n "${LH_MODULE:-}" ]; then
+		rmmod "$LH_NAME" || return 1
+	else
+		modprobe -r "$LH_NAME" || return 1
+	fi
+	LH_LOADED_BY_US=
+	! lh_loaded
+}
+
+# lh_load_or_bail - load the module; a failure ends the test
+lh_load_or_bail()
+{
+	lh_load "$@" || lh_bail "cannot load $LH_NAME $* (or $LH_DIR missing)"
+}
+
+# lh_unload_or_bail - unload the module; a failure ends the test
+lh_unload_or_bail()
+{
+	lh_unload || lh_bail "cannot unload $LH_NAME"
+}
+
+# ---------------------------------------------------------------- files
+
+# lh_possible_cpus - print every possible CPU number, one a line
+lh_possible_cpus()
+{
+	awk -F, '{
+		for (i = 1; i <= NF; i++) {
+			n = split($i, r, "-")
+			lo = r[1] + 0; hi = (n > 1) ? r[2] + 0 : lo
+			for (c = lo; c <= hi; c++)
+				print c
+		}
+	}' /sys/devices/system/cpu/possible
+}
+
+# lh_read - print a file's content, exactly (including the final newline)
+lh_read()
+{
+	cat "$1" 2>/dev/null
+}
+
+# lh_content_is FILE TEXT - true if FILE holds exactly TEXT plus one newline
+lh_content_is()
+{
+	printf '%s\n' "$2" >"$LH_TMP/expect" || return 1
+	cat "$1" >"$LH_TMP/actual" 2>/dev/null || return 1
+	cmp -s "$LH_TMP/expect" "$LH_TMP/actual"
+}
+
+# lh_name PATH - print PATH relative to the debugfs tree or the parameters
+lh_name()
+{
+	LH_N=$(lh_name "$1")
+	printf '%s\n' "${LH_N#"$LH_SYSMOD"/}"
+}
+
+# lh_show FILE - print FILE on one line, newlines as \n, at most 80 bytes
+lh_show()
+{
+	head -c 80 "$1" 2>/dev/null | awk '{ printf "%s\\n", $0 }'
+}
+
+# lh_expect_content FILE TEXT - lh_err unless FILE holds exactly "TEXT\n"
+lh_expect_content()
+{
+	if ! lh_content_is "$1" "$2"; then
+		lh_err "$(lh_name "$1"): expected '$2\\n', read '$(lh_show "$1")'"
+	fi
+}
+
+# lh_write FILE DATA [lh_write options...] - one write(2), LH_RESULT gets
+# "OK <n>" or the errno name ("EINVAL"); returns 0 only on success
+#
+# Options go to the C helper: -e (DATA has \n \t \xHH escapes), -o OFFSET.
+# Without the helper (not built) the shell writes DATA (printf %b for -e) and
+# LH_RESULT is "OK" or "ERR"; other options give LH_RESULT=NOHELPER.
+lh_write()
+{
+	LH_W_FILE=$1
+	LH_W_DATA=$2
+	shift 2
+	if [ -x "$LH_WRITE_BIN" ]; then
+		LH_RESULT=$("$LH_WRITE_BIN" "$@" -- "$LH_W_FILE" "$LH_W_DATA" 2>/dev/null)
+		[ "${LH_RESULT%% *}" = OK ]
+		return
+	fi
+	LH_W_FMT=%s
+	case "$*" in
+	"") ;;
+	-e) LH_W_FMT=%b ;;
+	*)  LH_RESULT=NOHELPER; return 1 ;;
+	esac
+	# shellcheck disable=SC2059 # the format is %s or %b
+	if printf "$LH_W_FMT" "$LH_W_DATA" 2>/dev/null >"$LH_W_FILE"; then
+		LH_RESULT=OK
+		return 0
+	fi
+	LH_RESULT=ERR
+	return 1
+}
+
+# lh_have_write_helper - true if exact errnos can be checked
+lh_have_write_helper()
+{
+	[ -x "$LH_WRITE_BIN" ]
+}
+
+# lh_expect_write_ok FILE DATA - lh_err unless the write succeeds
+lh_expect_write_ok()
+{
+	lh_write "$1" "$2" ||
+		lh_err "$(lh_name "$1"): write '$2' failed: $LH_RESULT"
+}
+
+# lh_expect_write_errno FILE DATA ERRNO [lh_write options...] - lh_err unless
+# the write fails with ERRNO (without the C helper: unless it fails at all)
+lh_expect_write_errno()
+{
+	LH_E_FILE=$1
+	LH_E_DATA=$2
+	LH_E_ERRNO=$3
+	shift 3
+	if lh_write "$LH_E_FILE" "$LH_E_DATA" "$@"; then
+		lh_err "$(lh_name "$LH_E_FILE"): write '$LH_E_DATA'${*:+ ($*)}: succeeded, expected $LH_E_ERRNO"
+	elif [ "$LH_RESULT" = NOHELPER ]; then
+		lh_diag "$(lh_name "$LH_E_FILE"): write '$LH_E_DATA'${*:+ ($*)}: not tried, lh_write not built"
+	elif [ "$LH_RESULT" != ERR ] && [ "$LH_RESULT" != "$LH_E_ERRNO" ]; then
+		lh_err "$(lh_name "$LH_E_FILE"): write '$LH_E_DATA'${*:+ ($*)}: $LH_RESULT, expected $LH_E_ERRNO"
+	fi
+}
+
+# lh_status_line NAME - print the status line of histogram NAME
+lh_status_line()
+{
+	awk -v n="$1" '$1 == n { print; exit }' "$LH_DIR/status"
+}
+
+# lh_status_field NAME FIELD - print FIELD (available, enabled, bytes) of NAME
+lh_status_field()
+{
+	awk -v n="$1" -v f="$2" '$1 == n {
+		for (i = 2; i <= NF; i++)
+			if (index($i, f "=") == 1) {
+				print substr($i, length(f) + 2)
+				exit
+			}
+	}' "$LH_DIR/status"
+}
+
+# lh_available NAME - true if status says histogram NAME is available
+lh_available()
+{
+	[ "$(lh_status_field "$1" available)" = 1 ]
+}
+
+# lh_enable_available - enable every enable switch whose histograms exist
+lh_enable_available()
+{
+	LH_ENABLED=
+	if lh_available irqsoff || lh_available preemptoff ||
+	   lh_available preemptirqsoff; then
+		lh_write "$LH_DIR/enable/preemptirqsoff" 1 &&
+			LH_ENABLED="$LH_ENABLED preemptirqsoff"
+	fi
+	for LH_X in wakeup missed_timer_offsets timerandwakeup; do
+		lh_available "$LH_X" || continue
+		lh_write "$LH_DIR/enable/$LH_X" 1 && LH_ENABLED="$LH_ENABLED $LH_X"
+	done
+}
+
+# lh_disable_all - write 0 to every enable switch (timerandwakeup first)
+lh_disable_all()
+{
+	for LH_X in timerandwakeup missed_timer_offsets wakeup preemptirqsoff; do
+		lh_write "$LH_DIR/enable/$LH_X" 0
+	done
+}
+
+# lh_activity - cause wakeups and hrtimer expiries for a moment (~0.2 s)
+lh_activity()
+{
+	for LH_X in 1 2 3 4 5 6 7 8 9 10; do
+		sleep 0.02 2>/dev/null || usleep 20000 2>/dev/null
+	done
+}
+
+# lh_hist_total FILE - print the "#Total samples:" count of a CPUx file
+lh_hist_total()
+{
+	awk '/^#Total samples: / { print $3; exit }' "$1"
+}
+
+# lh_cpu_files - print every CPUx file of every histogram, one a line
+lh_cpu_files()
+{
+	for LH_H in $LH_HISTS; do
+		for LH_C in $(lh_possible_cpus); do
+			echo "$LH_DIR/$LH_H/CPU$LH_C"
+		done
+	done
+}
+
+# lh_maxlat_files - print every max_latency-CPUx file, one a line
+lh_maxlat_files()
+{
+	for LH_H in $LH_MAXLAT_HISTS; do
+		for LH_C in $(lh_possible_cpus); do
+			echo "$LH_DIR/$LH_H/max_latency-CPU$LH_C"
+		done
+	done
+}
+
+# lh_samples_sum - print the sum of "#Total samples:" over all CPUx files
+lh_samples_sum()
+{
+	# shellcheck disable=SC2046 # one word per file name, no spaces
+	awk '/^#Total samples: / { s += $3 } END { print s + 0 }' $(lh_cpu_files)
+}
+
+# lh_gen_empty_hist - print the empty CPUx histogram of INTERFACE.md
+lh_gen_empty_hist()
+{
+	awk -v n="$LH_BUCKETS" 'BEGIN {
+		print "#Minimum latency: <undef> microseconds"
+		print "#Average latency: <undef> microseconds"
+		print "#Maximum latency: <undef> microseconds"
+		print "#Total samples: 0"
+		print "#There are 0 samples lower than 0 microseconds."
+		printf "#There are 0 samples greater or equal than %d microseconds.\n", n
+		printf "#usecs\t%16s\n", "samples"
+		for (i = 0; i < n; i++)
+			printf "%6d\t%16d\n", i, 0
+	}'
+}
+
+# ---------------------------------------------------------------- dmesg
+
+# lh_mark TEXT - put a unique marker line into the kernel log; LH_MARK gets it
+lh_mark()
+{
+	LH_MARKNO=$((${LH_MARKNO:-0} + 1))
+	LH_MARK="lh-selftest-mark: $* pid=$$ n=$LH_MARKNO"
+	printf '%s\n' "$LH_MARK" >/dev/kmsg 2>/dev/null
+}
+
+# lh_dmesg_since MARK - print the kernel log after the line holding MARK
+lh_dmesg_since()
+{
+	dmesg 2>/dev/null | awk -v m="$1" 'seen { print } index($0, m) { seen = 1 }'
+}
+
+LH_BADNESS='WARNING:|BUG:|Oops|Call Trace:|general protection|UBSAN|KASAN|kernel BUG|list_(add|del) corruption|refcount_t:|stack-protector|detected stall|sleeping function called from invalid context|possible circular locking|Tainted: .*D'
+
+# lh_case_dmesg_clean - test case: no warning/oops in the log since lh_setup
+lh_case_dmesg_clean()
+{
+	lh_case_begin
+	if ! dmesg >/dev/null 2>&1; then
+		lh_skip dmesg_clean "dmesg is not readable"
+		return
+	fi
+	lh_dmesg_since "$LH_START_MARK" | grep -E "$LH_BADNESS" >"$LH_TMP/badness"
+	if [ -s "$LH_TMP/badness" ]; then
+		while IFS= read -r LH_LINE; do
+			lh_err "dmesg: $LH_LINE"
+		done <"$LH_TMP/badness"
+	fi
+	lh_case_end dmesg_clean
+}
+
+# ---------------------------------------------------------------- kernel
+
+# lh_preemptirq_tracepoints - print "present", "absent" or "unknown": does the
+# running kernel have the preemptirq tracepoints (irq_disable/preempt_disable)?
+lh_preemptirq_tracepoints()
+{
+	for LH_EV in "$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)" \
+		     /sys/kernel/tracing "$LH_DEBUGFS/tracing"; do
+		# An unmounted mount point has no events/sched: keep looking.
+		# The debugfs "tracing" directory automounts tracefs on access.
+		if [ -z "$LH_EV" ] || [ ! -d "$LH_EV/events/sched" ]; then
+			continue
+		fi
+		if [ -d "$LH_EV/events/preemptirq" ]; then
+			echo present
+		else
+			echo absent
+		fi
+		return
+	done
+	# No tracefs: the tracepoint structures are in kallsyms either way.
+	if grep -qE ' __tracepoint_(irq|preempt)_disable$' /proc/kallsyms 2>/dev/null; then
+		echo present
+	elif grep -q ' __tracepoint_sched_switch$' /proc/kallsyms 2>/dev/null; then
+		echo absent
+	else
+		echo unknown
+	fi
+}
