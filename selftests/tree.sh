@@ -1,0 +1,189 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2119 # lh_load_or_bail takes optional module parameters
+#
+# tree.sh - after load, the debugfs tree is exactly the one of INTERFACE.md
+#
+# Proves: every file and directory exists with its exact name for every
+# possible CPU and nothing else does; every mode is root-only (directories
+# 0700, CPUx and max_latency-CPUx 0400, reset 0200, pid and enable 0600,
+# status 0400); status holds the seven lines in order with the documented
+# fields, all disabled and empty after load; on a kernel without the
+# preemptirq tracepoints the three critical-section histograms report
+# available=0 with a reason and enabling them fails with ENODEV plus one
+# dmesg line; no file shows anything that looks like a kernel address.
+
+LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
+. "$LH_TESTDIR/lib.sh"
+
+D_DIR=drwx------
+D_RO=-r--------
+D_WO=--w-------
+D_RW=-rw-------
+
+# expected_tree - print "path lsmode" for every entry the tree must hold
+expected_tree()
+{
+	echo ". $D_DIR"
+	echo "./status $D_RO"
+	echo "./enable $D_DIR"
+	for e in preemptirqsoff wakeup missed_timer_offsets timerandwakeup; do
+		echo "./enable/$e $D_RW"
+	done
+	for h in $LH_HISTS; do
+		echo "./$h $D_DIR"
+		echo "./$h/reset $D_WO"
+		for c in $(lh_possible_cpus); do
+			echo "./$h/CPU$c $D_RO"
+		done
+	done
+	for h in $LH_MAXLAT_HISTS; do
+		for c in $(lh_possible_cpus); do
+			echo "./$h/max_latency-CPU$c $D_RO"
+		done
+	done
+	for h in $LH_PID_DIRS; do
+		echo "./$h/pid $D_RW"
+	done
+}
+
+lh_setup
+lh_plan 7
+lh_load_or_bail
+
+expected_tree | sort >"$LH_TMP/expected"
+(cd "$LH_DIR" && find . | sort) >"$LH_TMP/actual"
+
+lh_case_begin
+awk 'NR == FNR { want[$1] = 1; next }
+     { have[$1] = 1 }
+     END {
+	for (p in want) if (!(p in have)) print "missing " p
+	for (p in have) if (!(p in want)) print "extra " p
+     }' "$LH_TMP/expected" "$LH_TMP/actual" | sort >"$LH_TMP/diff"
+while IFS= read -r line; do
+	lh_err "$line"
+done <"$LH_TMP/diff"
+lh_diag "possible CPUs: $(lh_possible_cpus | tr '\n' ' ')"
+lh_case_end tree_has_exact_names_for_every_possible_cpu
+
+lh_case_begin
+# shellcheck disable=SC2046 # paths hold no spaces
+(cd "$LH_DIR" && ls -ld $(awk '{ print $1 }' "$LH_TMP/expected")) \
+	>"$LH_TMP/ls" 2>"$LH_TMP/ls.err"
+while IFS= read -r line; do
+	lh_err "ls: $line"
+done <"$LH_TMP/ls.err"
+awk 'NR == FNR { want[$1] = $2; next }
+     { mode = substr($1, 1, 10)
+       if ($NF in want && mode != want[$NF])
+		print $NF ": mode " mode ", expected " want[$NF] }' \
+	"$LH_TMP/expected" "$LH_TMP/ls" >"$LH_TMP/diff"
+while IFS= read -r line; do
+	lh_err "$line"
+done <"$LH_TMP/diff"
+if [ "$(awk '{ print $3 }' "$LH_TMP/ls" | sort -u)" != root ]; then
+	lh_err "not every entry is owned by root"
+fi
+lh_case_end modes_are_root_only
+
+# status: seven lines, fixed order, fixed fields, all off and empty after load
+lh_case_begin
+cat "$LH_DIR/status" >"$LH_TMP/status" || lh_err "cannot read status"
+sed 's/^/# status: /' "$LH_TMP/status"
+if [ "$(tail -c 1 "$LH_TMP/status" | od -An -c | tr -d ' ')" != '\n' ]; then
+	lh_err "status does not end with a newline"
+fi
+awk -v names="$LH_HISTS" '
+	BEGIN { n = split(names, want, " ") }
+	{
+		if (NR > n) { print "extra line " NR ": " $0; next }
+		if ($1 != want[NR]) print "line " NR ": name " $1 ", expected " want[NR]
+		if ($2 !~ /^available=[01]$/) print $1 ": bad available field: " $2
+		if ($3 != "enabled=0") print $1 ": expected enabled=0 after load: " $3
+		if ($4 != "bytes=0") print $1 ": expected bytes=0 after load: " $4
+		if ($2 == "available=1" && NF != 4)
+			print $1 ": available=1 line must have exactly 4 fields"
+		if ($2 == "available=0" && $5 !~ /^reason=./)
+			print $1 ": available=0 without a reason"
+	}
+	END { if (NR != n) print "status has " NR " lines, expected " n }
+' "$LH_TMP/status" >"$LH_TMP/diff"
+while IFS= read -r line; do
+	lh_err "$line"
+done <"$LH_TMP/diff"
+for h in wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup; do
+	lh_available "$h" || lh_err "$h must be available on every kernel"
+done
+lh_case_end status_has_seven_lines_in_order
+
+# preemptirq availability follows the kernel
+tp=$(lh_preemptirq_tracepoints)
+lh_diag "preemptirq tracepoints: $tp"
+lh_case_begin
+case $tp in
+absent)
+	for h in irqsoff preemptoff preemptirqsoff; do
+		lh_available "$h" && lh_err "$h: available=1 without preemptirq tracepoints"
+	done
+	lh_case_end preemptirq_histograms_unavailable_without_tracepoints
+	;;
+present)
+	for h in irqsoff preemptoff preemptirqsoff; do
+		lh_diag "$(lh_status_line "$h")"
+	done
+	lh_skip preemptirq_histograms_unavailable_without_tracepoints \
+		"kernel has preemptirq tracepoints"
+	;;
+*)
+	lh_skip preemptirq_histograms_unavailable_without_tracepoints \
+		"cannot tell whether the kernel has preemptirq tracepoints"
+	;;
+esac
+
+lh_case_begin
+if lh_available irqsoff || lh_available preemptoff || lh_available preemptirqsoff; then
+	lh_skip enable_unavailable_preemptirqsoff_fails_enodev \
+		"a preemptirq histogram is available here"
+else
+	lh_mark "enable preemptirqsoff"
+	mark=$LH_MARK
+	lh_expect_write_errno "$LH_DIR/enable/preemptirqsoff" 1 ENODEV
+	lh_expect_content "$LH_DIR/enable/preemptirqsoff" 0
+	for h in irqsoff preemptoff preemptirqsoff; do
+		[ "$(lh_status_field "$h" enabled)" = 0 ] ||
+			lh_err "$h: enabled after a failed enable"
+		[ "$(lh_status_field "$h" bytes)" = 0 ] ||
+			lh_err "$h: memory allocated by a failed enable"
+	done
+	lh_dmesg_since "$mark" >"$LH_TMP/dmesg"
+	n=$(grep -c 'latency_hist: cannot enable preemptirqsoff: .' "$LH_TMP/dmesg")
+	if [ "$n" -ne 1 ]; then
+		lh_err "expected one 'latency_hist: cannot enable preemptirqsoff: <reason>' line in dmesg, found $n"
+		sed 's/^/# dmesg: /' "$LH_TMP/dmesg"
+	fi
+	lh_case_end enable_unavailable_preemptirqsoff_fails_enodev
+fi
+
+# No kernel pointers anywhere, also after samples and max records exist.
+lh_case_begin
+lh_enable_available
+lh_activity
+lh_disable_all
+find "$LH_DIR" -type f >"$LH_TMP/files"
+ls "$LH_SYSMOD"/parameters/* >>"$LH_TMP/files" 2>/dev/null
+: >"$LH_TMP/leaks"
+while IFS= read -r f; do
+	case $f in */reset) continue ;; esac
+	grep -iE '0xffff|(^|[^0-9a-f])ffff[0-9a-f]{12}([^0-9a-f]|$)' "$f" |
+		sed "s|^|$f: |" >>"$LH_TMP/leaks"
+done <"$LH_TMP/files"
+while IFS= read -r line; do
+	lh_err "looks like a kernel address: $line"
+done <"$LH_TMP/leaks"
+lh_diag "samples recorded during the scan: $(lh_samples_sum)"
+lh_case_end no_file_shows_a_kernel_address
+
+lh_unload_or_bail
+lh_case_dmesg_clean
+lh_finished
