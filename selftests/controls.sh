@@ -1,0 +1,204 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2119 # lh_load_or_bail takes optional module parameters
+#
+# controls.sh - enable, pid and reset files do what INTERFACE.md says
+#
+# Proves: enable files read 0 after load, 1 after any non-zero write ("1",
+# "5", "1\n") and 0 after "0"; enabling wakeup (available on every kernel)
+# shows enabled=1 and bytes>0 in status for wakeup and wakeup/sharedprio, and
+# bytes stays >0 after disable (data stays readable); the same for
+# missed_timer_offsets; pid files read 0, take 123, PID_MAX_LIMIT and 0;
+# every reset file accepts 1 and 0, 0 keeps the data and 1 clears it, and
+# wakeup/reset leaves sharedprio alone; timerandwakeup refuses to enable
+# (EINVAL) unless wakeup and missed_timer_offsets are both enabled, and
+# disabling either parent disables it.
+
+LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
+. "$LH_TESTDIR/lib.sh"
+
+E=""	# set after load: "$LH_DIR/enable"
+
+# expect_status NAME ENABLED BYTES - BYTES is "0" or ">0"
+expect_status()
+{
+	got_en=$(lh_status_field "$1" enabled)
+	got_bytes=$(lh_status_field "$1" bytes)
+	[ "$got_en" = "$2" ] || lh_err "status $1: enabled=$got_en, expected $2"
+	case $3 in
+	0)	[ "$got_bytes" = 0 ] || lh_err "status $1: bytes=$got_bytes, expected 0" ;;
+	*)	[ "${got_bytes:-0}" -gt 0 ] 2>/dev/null ||
+			lh_err "status $1: bytes=$got_bytes, expected > 0" ;;
+	esac
+}
+
+# snapshot HIST - print the CPUx and max_latency files of HIST, concatenated
+snapshot()
+{
+	for c in $(lh_possible_cpus); do
+		cat "$LH_DIR/$1/CPU$c"
+		[ -e "$LH_DIR/$1/max_latency-CPU$c" ] &&
+			cat "$LH_DIR/$1/max_latency-CPU$c"
+	done
+}
+
+# hist_samples HIST - sum of "#Total samples:" over the CPUs of HIST
+hist_samples()
+{
+	for c in $(lh_possible_cpus); do
+		lh_hist_total "$LH_DIR/$1/CPU$c"
+	done | awk '{ s += $1 } END { print s + 0 }'
+}
+
+lh_setup
+lh_plan 9
+lh_load_or_bail
+E=$LH_DIR/enable
+
+lh_case_begin
+for e in preemptirqsoff wakeup missed_timer_offsets timerandwakeup; do
+	lh_expect_content "$E/$e" 0
+done
+lh_case_end enable_files_read_0_after_load
+
+lh_case_begin
+lh_expect_write_ok "$E/wakeup" 1
+lh_expect_content "$E/wakeup" 1
+expect_status wakeup 1 ">0"
+expect_status wakeup/sharedprio 1 ">0"
+lh_expect_write_ok "$E/wakeup" 0
+lh_expect_content "$E/wakeup" 0
+expect_status wakeup 0 ">0"
+expect_status wakeup/sharedprio 0 ">0"
+lh_expect_write_ok "$E/wakeup" 5
+lh_expect_content "$E/wakeup" 1
+lh_expect_write_ok "$E/wakeup" 1	# same state again: a no-op
+lh_expect_content "$E/wakeup" 1
+lh_expect_write_ok "$E/wakeup" 0
+lh_write "$E/wakeup" '1\n' -e ||
+	lh_err "enable/wakeup: write '1\\n' failed: $LH_RESULT"
+lh_expect_content "$E/wakeup" 1
+lh_write "$E/wakeup" '0\n' -e ||
+	lh_err "enable/wakeup: write '0\\n' failed: $LH_RESULT"
+lh_expect_content "$E/wakeup" 0
+expect_status wakeup 0 ">0"
+lh_case_end enable_wakeup_reads_back_and_shows_in_status
+
+lh_case_begin
+if lh_available missed_timer_offsets; then
+	expect_status missed_timer_offsets 0 0
+	lh_expect_write_ok "$E/missed_timer_offsets" 1
+	lh_expect_content "$E/missed_timer_offsets" 1
+	expect_status missed_timer_offsets 1 ">0"
+	lh_expect_write_ok "$E/missed_timer_offsets" 0
+	lh_expect_content "$E/missed_timer_offsets" 0
+	expect_status missed_timer_offsets 0 ">0"
+	lh_case_end enable_missed_timer_offsets_reads_back_and_shows_in_status
+else
+	lh_skip enable_missed_timer_offsets_reads_back_and_shows_in_status \
+		"missed_timer_offsets is not available here"
+fi
+
+lh_case_begin
+for d in $LH_PID_DIRS; do
+	lh_expect_content "$LH_DIR/$d/pid" 0
+	lh_expect_write_ok "$LH_DIR/$d/pid" 123
+	lh_expect_content "$LH_DIR/$d/pid" 123
+	lh_expect_write_ok "$LH_DIR/$d/pid" $LH_PID_MAX
+	lh_expect_content "$LH_DIR/$d/pid" $LH_PID_MAX
+	lh_write "$LH_DIR/$d/pid" '77\n' -e ||
+		lh_err "$d/pid: write '77\\n' failed: $LH_RESULT"
+	lh_expect_content "$LH_DIR/$d/pid" 77
+	lh_expect_write_ok "$LH_DIR/$d/pid" 0
+	lh_expect_content "$LH_DIR/$d/pid" 0
+done
+lh_case_end pid_files_read_back_what_was_written
+
+lh_case_begin
+for h in $LH_HISTS; do
+	lh_expect_write_ok "$LH_DIR/$h/reset" 1
+	lh_expect_write_ok "$LH_DIR/$h/reset" 0
+	lh_expect_write_ok "$LH_DIR/$h/reset" 7
+done
+lh_case_end reset_files_accept_1_and_0
+
+# Data stays after disable; reset 0 keeps it, reset 1 clears it.
+lh_case_begin
+lh_enable_available
+lh_activity
+lh_disable_all
+lh_gen_empty_hist >"$LH_TMP/empty"
+tested=0
+for h in $LH_HISTS; do
+	[ "$(hist_samples "$h")" -gt 0 ] || continue
+	tested=$((tested + 1))
+	snapshot "$h" >"$LH_TMP/before"
+	lh_expect_write_ok "$LH_DIR/$h/reset" 0
+	snapshot "$h" >"$LH_TMP/after"
+	cmp -s "$LH_TMP/before" "$LH_TMP/after" ||
+		lh_err "$h: writing 0 to reset changed the histogram"
+	if [ "$h" = wakeup ]; then
+		snapshot wakeup/sharedprio >"$LH_TMP/shared.before"
+	fi
+	lh_expect_write_ok "$LH_DIR/$h/reset" 1
+	for c in $(lh_possible_cpus); do
+		cmp -s "$LH_TMP/empty" "$LH_DIR/$h/CPU$c" ||
+			lh_err "$h/CPU$c: not empty after reset"
+		[ -e "$LH_DIR/$h/max_latency-CPU$c" ] &&
+			lh_expect_content "$LH_DIR/$h/max_latency-CPU$c" "(none)"
+	done
+	if [ "$h" = wakeup ]; then
+		snapshot wakeup/sharedprio >"$LH_TMP/shared.after"
+		cmp -s "$LH_TMP/shared.before" "$LH_TMP/shared.after" ||
+			lh_err "wakeup/reset changed wakeup/sharedprio"
+	fi
+done
+if [ "$tested" -gt 0 ]; then
+	lh_diag "histograms with samples: $tested"
+	lh_case_end reset_0_keeps_data_and_reset_1_clears_it
+else
+	lh_skip reset_0_keeps_data_and_reset_1_clears_it "no histogram recorded a sample"
+fi
+
+lh_case_begin
+if lh_available wakeup && lh_available missed_timer_offsets; then
+	lh_expect_write_errno "$E/timerandwakeup" 1 EINVAL
+	lh_expect_content "$E/timerandwakeup" 0
+	lh_expect_write_ok "$E/wakeup" 1
+	lh_expect_write_errno "$E/timerandwakeup" 1 EINVAL
+	lh_expect_write_ok "$E/wakeup" 0
+	lh_expect_write_ok "$E/missed_timer_offsets" 1
+	lh_expect_write_errno "$E/timerandwakeup" 1 EINVAL
+	lh_expect_content "$E/timerandwakeup" 0
+	expect_status timerandwakeup 0 0
+	lh_expect_write_ok "$E/wakeup" 1
+	lh_expect_write_ok "$E/timerandwakeup" 1
+	lh_expect_content "$E/timerandwakeup" 1
+	expect_status timerandwakeup 1 ">0"
+	lh_expect_write_ok "$E/wakeup" 0
+	lh_expect_content "$E/timerandwakeup" 0
+	expect_status timerandwakeup 0 ">0"
+	lh_expect_write_ok "$E/wakeup" 1
+	lh_expect_write_ok "$E/timerandwakeup" 1
+	lh_expect_write_ok "$E/missed_timer_offsets" 0
+	lh_expect_content "$E/timerandwakeup" 0
+	lh_expect_content "$E/wakeup" 1
+	lh_expect_write_ok "$E/timerandwakeup" 0	# disabling is always fine
+	lh_disable_all
+	lh_case_end timerandwakeup_needs_both_parents
+else
+	lh_skip timerandwakeup_needs_both_parents "wakeup or missed_timer_offsets unavailable"
+fi
+
+lh_case_begin
+for e in preemptirqsoff wakeup missed_timer_offsets timerandwakeup; do
+	lh_expect_content "$E/$e" 0
+done
+for h in $LH_HISTS; do
+	[ "$(lh_status_field "$h" enabled)" = 0 ] || lh_err "status $h: still enabled"
+done
+lh_case_end everything_disabled_at_the_end
+
+lh_unload_or_bail
+lh_case_dmesg_clean
+lh_finished

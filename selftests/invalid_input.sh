@@ -1,0 +1,184 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2119,SC2317 # optional lh_load_or_bail args; checks called via $3
+#
+# invalid_input.sh - every malformed write is refused with EINVAL, changing nothing
+#
+# Proves, for every writable file (enable/*, */pid, */reset): each invalid
+# input of INTERFACE.md fails with exactly EINVAL, and the file's value (for
+# reset: the histogram's data) is unchanged afterwards. The inputs: "abc",
+# "\n", "-1", "+1", " 1", "1x", "1 2", "1\n\n", "1\t", "1\0", "0x10", an
+# empty write, "18446744073709551616", 64 and 100 bytes of digits, a
+# 64-byte "0..01\n", a write at file offset 1, and for pid files also
+# "4194305" and "4294967296". Also proves the boundary: 63-byte writes are
+# accepted. The values start where a lax parser would change them (enable
+# 0 and 1, pid 7, histograms holding samples when the machine produced any).
+
+LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
+. "$LH_TESTDIR/lib.sh"
+
+# zeros N - print N '0' characters
+zeros()
+{
+	awk -v n="$1" 'BEGIN { while (n-- > 0) printf "0" }'
+}
+
+# gen_bad_inputs - print "options|data" lines, one invalid write each
+gen_bad_inputs()
+{
+	cat <<'EOT'
+|abc
+-e|\n
+|-1
+|+1
+| 1
+|1x
+|1 2
+-e|1\n\n
+-e|1\t
+-e|1\0
+|0x10
+|
+|18446744073709551616
+-o1|1
+EOT
+	echo "|$(zeros 63)1"
+	printf '%s\n' "-e|$(zeros 62)1\\n"
+	echo "|$(zeros 99)1"
+}
+
+# try_bad_inputs FILE LIST CHECK - write each input of LIST to FILE, expect
+# EINVAL, then run CHECK (a function) to prove nothing changed
+try_bad_inputs()
+{
+	while IFS= read -r line; do
+		opts=${line%%|*}
+		data=${line#*|}
+		if [ "$opts" = -o1 ]; then
+			lh_write "$1" "$data" -o1
+			case $LH_RESULT in
+			EINVAL) ;;
+			lseek:*) lh_diag "$(lh_name "$1"): offset 1 unreachable ($LH_RESULT)" ;;
+			*) lh_err "$(lh_name "$1"): write '$data' at offset 1: $LH_RESULT, expected EINVAL" ;;
+			esac
+		else
+			# shellcheck disable=SC2086 # $opts is zero or one option word
+			lh_expect_write_errno "$1" "$data" EINVAL $opts
+		fi
+		$3 "$1" "'$data'${opts:+ ($opts)}"
+	done <"$2"
+}
+
+# same_value FILE WHAT - lh_err unless FILE still reads $want
+same_value()
+{
+	lh_content_is "$1" "$want" ||
+		lh_err "$(lh_name "$1"): reads '$(lh_show "$1")' after rejected write $2, expected '$want'"
+}
+
+# hist_heads HIST - print the header lines of every CPU and max_latency file
+hist_heads()
+{
+	for c in $(lh_possible_cpus); do
+		head -n 4 "$LH_DIR/$1/CPU$c"
+		[ -e "$LH_DIR/$1/max_latency-CPU$c" ] &&
+			cat "$LH_DIR/$1/max_latency-CPU$c"
+	done
+}
+
+# same_hist RESETFILE WHAT - lh_err unless the histogram kept its headers
+same_hist()
+{
+	hist_heads "$hist" >"$LH_TMP/heads.now"
+	cmp -s "$LH_TMP/heads.before" "$LH_TMP/heads.now" ||
+		lh_err "$hist: data changed by rejected reset write $2"
+}
+
+lh_setup
+lh_have_write_helper ||
+	lh_skip_all "lh_write not built (make -C selftests): errnos cannot be checked"
+lh_plan 16
+lh_load_or_bail
+E=$LH_DIR/enable
+
+gen_bad_inputs >"$LH_TMP/bad"
+cp "$LH_TMP/bad" "$LH_TMP/bad.pid"
+printf '|4194305\n|4294967296\n' >>"$LH_TMP/bad.pid"
+
+# Give the reset files something to lose.
+lh_enable_available
+lh_activity
+lh_disable_all
+lh_diag "samples recorded: $(lh_samples_sum)"
+
+for e in preemptirqsoff wakeup missed_timer_offsets; do
+	lh_case_begin
+	want=0
+	try_bad_inputs "$E/$e" "$LH_TMP/bad" same_value
+	[ "$(lh_status_field "$e" enabled)" = 0 ] ||
+		lh_err "status $e: enabled after rejected writes"
+	lh_case_end "enable_${e}_rejects_invalid_writes_while_off"
+done
+
+lh_case_begin
+lh_expect_write_ok "$E/wakeup" 1
+want=1
+try_bad_inputs "$E/wakeup" "$LH_TMP/bad" same_value
+lh_expect_write_ok "$E/wakeup" 0
+lh_case_end enable_wakeup_rejects_invalid_writes_while_on
+
+lh_case_begin
+lh_expect_write_ok "$E/wakeup" 1
+lh_expect_write_ok "$E/missed_timer_offsets" 1
+want=0
+try_bad_inputs "$E/timerandwakeup" "$LH_TMP/bad" same_value
+lh_disable_all
+lh_case_end enable_timerandwakeup_rejects_invalid_writes
+
+for d in $LH_PID_DIRS; do
+	lh_case_begin
+	lh_expect_write_ok "$LH_DIR/$d/pid" 7
+	want=7
+	try_bad_inputs "$LH_DIR/$d/pid" "$LH_TMP/bad.pid" same_value
+	lh_expect_write_ok "$LH_DIR/$d/pid" 0
+	lh_case_end "${d}_pid_rejects_invalid_writes"
+done
+
+lh_gen_empty_hist >"$LH_TMP/empty"
+for hist in $LH_HISTS; do
+	lh_case_begin
+	hist_heads "$hist" >"$LH_TMP/heads.before"
+	for c in $(lh_possible_cpus); do
+		cat "$LH_DIR/$hist/CPU$c"
+	done >"$LH_TMP/full.before"
+	try_bad_inputs "$LH_DIR/$hist/reset" "$LH_TMP/bad" same_hist
+	for c in $(lh_possible_cpus); do
+		cat "$LH_DIR/$hist/CPU$c"
+	done >"$LH_TMP/full.after"
+	cmp -s "$LH_TMP/full.before" "$LH_TMP/full.after" ||
+		lh_err "$hist: CPU files changed by rejected reset writes"
+	# and a valid reset still works afterwards
+	lh_expect_write_ok "$LH_DIR/$hist/reset" 1
+	for c in $(lh_possible_cpus); do
+		cmp -s "$LH_TMP/empty" "$LH_DIR/$hist/CPU$c" ||
+			lh_err "$hist/CPU$c: not empty after a valid reset"
+	done
+	lh_case_end "$(echo "$hist" | tr / _)_reset_rejects_invalid_writes"
+done
+
+# The limit is ">= 64 bytes": 63 bytes are still a valid number.
+lh_case_begin
+lh_expect_write_ok "$E/wakeup" "$(zeros 62)1"
+lh_expect_content "$E/wakeup" 1
+lh_write "$E/wakeup" "$(zeros 61)0\\n" -e ||
+	lh_err "enable/wakeup: 63-byte '0...0\\n' refused: $LH_RESULT"
+lh_expect_content "$E/wakeup" 0
+lh_expect_write_ok "$LH_DIR/wakeup/pid" "$(zeros 59)1234"
+lh_expect_content "$LH_DIR/wakeup/pid" 1234
+lh_expect_write_ok "$LH_DIR/wakeup/pid" 0
+lh_expect_write_ok "$LH_DIR/wakeup/reset" "$(zeros 62)1"
+lh_case_end writes_of_63_bytes_are_accepted
+
+lh_unload_or_bail
+lh_case_dmesg_clean
+lh_finished
