@@ -50,16 +50,6 @@ static const struct lh_switch_ops lh_preemptirqsoff_ops = {
 	.unavailable	= lh_preemptirqsoff_unavailable,
 };
 
-/* lh_timer_unavailable - the missed-timer probes are not part of this build */
-static const char *lh_timer_unavailable(void)
-{
-	return "missed-timer probes are not part of this build";
-}
-
-static const struct lh_switch_ops lh_timer_ops = {
-	.unavailable	= lh_timer_unavailable,
-};
-
 const struct lh_switch lh_switches[LH_NR_SWITCHES] = {
 	[LH_SW_PREEMPTIRQSOFF] = {
 		.name = "preemptirqsoff", .ops = &lh_preemptirqsoff_ops,

@@ -45,6 +45,7 @@
 #include <trace/events/sched.h>
 
 #include <latency_hist/control.h>
+#include <latency_hist/timer.h>
 #include <latency_hist/tracepoints.h>
 
 #define LH_PRIO_NONE	INT_MAX	/* an idle CPU: no task competes with a wakee */
@@ -55,6 +56,7 @@ struct lh_wakeup {
 	pid_t pid;
 	int prio;
 	u64 start_ns;
+	s64 timer_offset_us;	/* missed offset of the timer that woke it */
 	bool sharedprio;
 };
 
@@ -141,6 +143,8 @@ static void lh_wakeup_start(struct task_struct *p)
 	w.pid = p->pid;
 	w.prio = p->prio;
 	w.sharedprio = false;
+	w.timer_offset_us = lh_switch_enabled(LH_SW_TIMERANDWAKEUP) ?
+			    lh_timer_offset_take(p) : 0;
 	w.start_ns = ktime_get_mono_fast_ns();
 
 	raw_spin_lock_irqsave(&wc->lock, flags);
@@ -188,15 +192,12 @@ static void notrace lh_probe_sched_migrate_task(void *data,
 	raw_spin_unlock_irqrestore(&dst->lock, flags);
 }
 
-/* lh_wakeup_record - file a finished wakeup on @cpu, where it ran */
-static void lh_wakeup_record(const struct lh_wakeup *w, int cpu,
-			     struct task_struct *prev,
-			     struct task_struct *next, u64 now_ns)
+/* lh_wakeup_file - count one sample in one histogram, and its max record */
+static void lh_wakeup_file(enum lh_hist_id id, int cpu, s64 lat_us,
+			   s64 timeroffset_us, struct task_struct *prev,
+			   struct task_struct *next, u64 now_ns)
 {
-	enum lh_hist_id id = w->sharedprio ? LH_HIST_WAKEUP_SHAREDPRIO :
-					     LH_HIST_WAKEUP;
 	struct lh_hist_cpu *h = lh_hist_cpu(id, cpu);
-	s64 lat_us = div_s64((s64)(now_ns - w->start_ns), LH_NSEC_PER_USEC);
 	struct lh_max_record rec;
 
 	lh_hist_record(h, lat_us);
@@ -205,11 +206,34 @@ static void lh_wakeup_record(const struct lh_wakeup *w, int cpu,
 
 	rec.valid = true;
 	rec.latency_us = lat_us;
-	rec.timeroffset_us = 0;
+	rec.timeroffset_us = timeroffset_us;
 	rec.timestamp_ns = now_ns;
 	lh_task_info_fill(&rec.victim, next);
 	lh_task_info_fill(&rec.culprit, prev);
 	lh_hist_record_max(h, &rec);
+}
+
+/*
+ * lh_wakeup_record - file a finished wakeup on @cpu, where it ran; an
+ * exclusive-priority one also goes, with its timer's missed offset added,
+ * into timerandwakeup
+ */
+static void lh_wakeup_record(const struct lh_wakeup *w, int cpu,
+			     struct task_struct *prev,
+			     struct task_struct *next, u64 now_ns)
+{
+	s64 lat_us = div_s64((s64)(now_ns - w->start_ns), LH_NSEC_PER_USEC);
+
+	if (w->sharedprio) {
+		lh_wakeup_file(LH_HIST_WAKEUP_SHAREDPRIO, cpu, lat_us, 0,
+			       prev, next, now_ns);
+		return;
+	}
+	lh_wakeup_file(LH_HIST_WAKEUP, cpu, lat_us, 0, prev, next, now_ns);
+	if (lh_switch_enabled(LH_SW_TIMERANDWAKEUP))
+		lh_wakeup_file(LH_HIST_TIMERANDWAKEUP, cpu,
+			       w->timer_offset_us + lat_us, w->timer_offset_us,
+			       prev, next, now_ns);
 }
 
 /* lh_probe_sched_switch - end of a wakeup, or a reason to drop or share it */

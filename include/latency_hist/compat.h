@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * compat.h - the one place where kernel versions differ.
+ *
+ * Every difference is decided by a compile-time feature probe
+ * (scripts/compat-probes/<name>.c -> LH_<NAME> in the generated
+ * lh_features.h), not by LINUX_VERSION_CODE: Debian backports tracepoint
+ * changes into its stable kernels, so version numbers would lie. The rest of
+ * the module uses only the spellings defined here.
+ */
+#ifndef LH_COMPAT_H
+#define LH_COMPAT_H
+
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+
+#include <generated/lh_features.h>
+
+/*
+ * hrtimer_expire_entry passes the base's "now" by value from 7.1 on, by
+ * pointer before. Probes declare LH_EXPIRE_ENTRY_NOW_ARG and read lh_now().
+ */
+#ifdef LH_HAVE_HRTIMER_EXPIRE_ENTRY_BY_VALUE
+#define LH_EXPIRE_ENTRY_NOW_ARG	ktime_t now
+#define lh_now(now)		(now)
+#else
+#define LH_EXPIRE_ENTRY_NOW_ARG	ktime_t *now
+#define lh_now(now)		(*(now))
+#endif
+
+/* hrtimer_start gained "bool was_armed" in 7.1 and in late 6.1/6.12 stables. */
+#ifdef LH_HAVE_HRTIMER_START_WAS_ARMED
+#define LH_HRTIMER_START_ARGS \
+	struct hrtimer *timer, enum hrtimer_mode mode, bool was_armed
+#else
+#define LH_HRTIMER_START_ARGS \
+	struct hrtimer *timer, enum hrtimer_mode mode
+#endif
+
+/**
+ * lh_hrtimer_sleeper_on_stack() - set up an on-stack sleeper, as nanosleep does
+ * @sl: the sleeper
+ *
+ * hrtimer_setup_sleeper_on_stack() replaced hrtimer_init_sleeper_on_stack()
+ * in 6.13.
+ *
+ * Context: process context.
+ */
+static inline void lh_hrtimer_sleeper_on_stack(struct hrtimer_sleeper *sl)
+{
+#ifdef LH_HAVE_HRTIMER_SETUP_SLEEPER_ON_STACK
+	hrtimer_setup_sleeper_on_stack(sl, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+#else
+	hrtimer_init_sleeper_on_stack(sl, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+#endif
+}
+
+#endif /* LH_COMPAT_H */

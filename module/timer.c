@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * timer.c - missed timer offsets: how late an hrtimer woke a sleeping task.
+ *
+ * A wakeup latency alone reads low when the timer interrupt that starts the
+ * wakeup is itself late (interrupts were off): the lateness happens before
+ * sched_waking. OSADL added this histogram for that reason. A sample is the
+ * lateness of a sleeper hrtimer (nanosleep, clock_nanosleep,
+ * schedule_hrtimeout: the callback is hrtimer_wakeup) at hrtimer_expire_entry:
+ * the base's "now" minus the timer's expiry, in us, credited to the CPU that
+ * runs the expiry. Other timers (timerfd, POSIX timers, itimers, kernel
+ * timers) have no sleeping task and are not counted.
+ *
+ * hrtimer_wakeup is not exported; its address is learned at load time from a
+ * sleeper this module sets up (and never starts) itself, so no kallsyms
+ * lookup or kernel patch is needed.
+ *
+ * As in the RT patch, only real-time sleepers are counted whose wakeup would
+ * preempt the interrupted task, or of equal priority but unable to run on
+ * this CPU; missed_timer_offsets/pid narrows that to one thread.
+ *
+ * A sleeper armed with an expiry already in the past (an absolute sleep
+ * after an overrun) would report its stale expiry as lateness. The RT patch
+ * patched hrtimer to store the arming time ("praecox"); here the
+ * hrtimer_start probe notes such timers in a small lock-free table and the
+ * sample is measured from the arming time instead.
+ *
+ * For timerandwakeup, the offset is handed to the wakeup probe through a
+ * per-CPU slot: hrtimer_wakeup() wakes the task on the same CPU, between
+ * hrtimer_expire_entry and hrtimer_expire_exit, so no shared state or lock
+ * is needed, and the slot is empty outside that window.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
+#include <linux/hrtimer.h>
+#include <linux/math64.h>
+#include <linux/mm_types.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+#include <linux/sched/prio.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <trace/events/timer.h>
+
+#include <latency_hist/compat.h>
+#include <latency_hist/control.h>
+#include <latency_hist/timer.h>
+#include <latency_hist/tracepoints.h>
+
+#define LH_PRAECOX_SLOTS	64	/* sleepers armed in the past, in flight */
+
+/* struct lh_praecox - a sleeper timer that was armed after its expiry */
+struct lh_praecox {
+	atomic_long_t timer;	/* struct hrtimer *, 0 when the slot is free */
+	s64 armed_ns;		/* the timer base's time when it was armed */
+};
+
+/* struct lh_timer_offset - a missed offset waiting for its wakeup */
+struct lh_timer_offset {
+	struct task_struct *task;	/* identity only: never dereferenced */
+	pid_t pid;
+	s64 offset_us;
+};
+
+/* Set once at init, before anything is hooked. */
+static enum hrtimer_restart (*lh_hrtimer_wakeup)(struct hrtimer *timer);
+
+static struct lh_praecox lh_praecox_table[LH_PRAECOX_SLOTS];
+static atomic_t lh_praecox_used;	/* slots in use: 0 keeps expiry cheap */
+
+/* Written and read only by the owning CPU with interrupts off. */
+static DEFINE_PER_CPU(struct lh_timer_offset, lh_timer_offsets);
+
+/* lh_is_sleeper - is this the timer of a sleeping task? */
+static bool lh_is_sleeper(struct hrtimer *timer)
+{
+	return ACCESS_PRIVATE(timer, function) == lh_hrtimer_wakeup;
+}
+
+/* lh_praecox_forget - drop the table entry of a timer, if any */
+static void lh_praecox_forget(struct hrtimer *timer, s64 *armed_ns)
+{
+	int i;
+
+	for (i = 0; i < LH_PRAECOX_SLOTS; i++) {
+		struct lh_praecox *slot = &lh_praecox_table[i];
+
+		if (atomic_long_read(&slot->timer) != (long)timer)
+			continue;
+		if (armed_ns)
+			*armed_ns = READ_ONCE(slot->armed_ns);
+		if (atomic_long_cmpxchg(&slot->timer, (long)timer, 0) ==
+		    (long)timer)
+			atomic_dec(&lh_praecox_used);
+	}
+}
+
+/* lh_praecox_note - remember that a timer was armed after its expiry */
+static void lh_praecox_note(struct hrtimer *timer, s64 armed_ns)
+{
+	int i;
+
+	for (i = 0; i < LH_PRAECOX_SLOTS; i++) {
+		struct lh_praecox *slot = &lh_praecox_table[i];
+
+		if (atomic_long_cmpxchg(&slot->timer, 0, (long)timer))
+			continue;
+		/*
+		 * Expiry of this timer is ordered after this store by the
+		 * hrtimer base lock, which both probes run under or after.
+		 */
+		WRITE_ONCE(slot->armed_ns, armed_ns);
+		atomic_inc(&lh_praecox_used);
+		return;
+	}
+	/* Table full: the sample will be measured from the stale expiry. */
+}
+
+/* lh_probe_hrtimer_start - note sleepers armed with an expiry in the past */
+static void notrace lh_probe_hrtimer_start(void *data, LH_HRTIMER_START_ARGS)
+{
+	s64 now_ns;
+
+	if (!lh_is_sleeper(timer))
+		return;
+
+	if (atomic_read(&lh_praecox_used))
+		lh_praecox_forget(timer, NULL);
+
+	now_ns = ktime_to_ns(hrtimer_cb_get_time(timer));
+	if (ktime_to_ns(hrtimer_get_expires(timer)) < now_ns)
+		lh_praecox_note(timer, now_ns);
+}
+
+/* lh_counts - would this sleeper's wakeup preempt @curr (the RT patch's rule)? */
+static bool lh_counts(struct task_struct *task, struct task_struct *curr,
+		      int cpu)
+{
+	pid_t pid_filter = lh_pid(LH_SW_MISSED_TIMER_OFFSETS);
+
+	if (pid_filter && task->pid != pid_filter)
+		return false;
+	if (task->prio >= MAX_RT_PRIO)
+		return false;
+	if (is_idle_task(curr) || task->prio < curr->prio)
+		return true;
+	return task->prio == curr->prio &&
+	       !cpumask_test_cpu(cpu, task->cpus_ptr);
+}
+
+/* lh_task_info_copy - copy what a max record keeps of a task */
+static void lh_task_info_copy(struct lh_task_info *info,
+			      struct task_struct *t)
+{
+	info->pid = t->pid;
+	info->prio = t->prio;
+	memcpy(info->comm, t->comm, TASK_COMM_LEN);
+	info->comm[TASK_COMM_LEN - 1] = '\0';
+}
+
+/* lh_timer_record - file one missed offset on @cpu */
+static void lh_timer_record(struct task_struct *task, int cpu, s64 lat_us)
+{
+	struct lh_hist_cpu *h = lh_hist_cpu(LH_HIST_MISSED_TIMER_OFFSETS, cpu);
+	struct lh_max_record rec;
+
+	lh_hist_record(h, lat_us);
+	if (!lh_hist_beats_max(h, lat_us))
+		return;
+
+	rec.valid = true;
+	rec.latency_us = lat_us;
+	rec.timeroffset_us = lat_us;
+	rec.timestamp_ns = ktime_get_mono_fast_ns();
+	lh_task_info_copy(&rec.victim, task);
+	lh_task_info_copy(&rec.culprit, current);
+	lh_hist_record_max(h, &rec);
+}
+
+/* lh_probe_hrtimer_expire_entry - a timer is about to run: is it late? */
+static void notrace lh_probe_hrtimer_expire_entry(void *data,
+						  struct hrtimer *timer,
+						  LH_EXPIRE_ENTRY_NOW_ARG)
+{
+	struct task_struct *task;
+	s64 start_ns, lat_ns, armed_ns = 0;
+	int cpu;
+
+	if (!lh_is_sleeper(timer))
+		return;
+	task = READ_ONCE(container_of(timer, struct hrtimer_sleeper,
+				      timer)->task);
+	if (!task)
+		return;
+
+	start_ns = ktime_to_ns(hrtimer_get_expires(timer));
+	if (atomic_read(&lh_praecox_used)) {
+		lh_praecox_forget(timer, &armed_ns);
+		if (armed_ns > start_ns)
+			start_ns = armed_ns;
+	}
+	lat_ns = ktime_to_ns(lh_now(now)) - start_ns;
+	if (lat_ns < 0)		/* expired early, inside its slack */
+		return;
+
+	/* Soft timers expire in preemptible context on PREEMPT_RT and on 7.x. */
+	preempt_disable_notrace();
+	cpu = smp_processor_id();
+	if (lh_counts(task, current, cpu)) {
+		s64 lat_us = div_s64(lat_ns, LH_NSEC_PER_USEC);
+
+		lh_timer_record(task, cpu, lat_us);
+		if (lh_switch_enabled(LH_SW_TIMERANDWAKEUP)) {
+			struct lh_timer_offset *off = this_cpu_ptr(&lh_timer_offsets);
+
+			off->pid = task->pid;
+			off->offset_us = lat_us;
+			WRITE_ONCE(off->task, task);
+		}
+	}
+	preempt_enable_notrace();
+}
+
+/* lh_probe_hrtimer_expire_exit - the offset of this expiry is no longer wanted */
+static void notrace lh_probe_hrtimer_expire_exit(void *data,
+						 struct hrtimer *timer)
+{
+	struct lh_timer_offset *off;
+
+	preempt_disable_notrace();
+	off = this_cpu_ptr(&lh_timer_offsets);
+	if (READ_ONCE(off->task))
+		WRITE_ONCE(off->task, NULL);
+	preempt_enable_notrace();
+}
+
+/**
+ * lh_timer_offset_take() - the missed timer offset that woke @p, if any
+ * @p: a task being woken
+ *
+ * Context: sched_waking on the CPU that runs the waking timer, interrupts
+ * off (hrtimer_wakeup() -> try_to_wake_up() under p->pi_lock).
+ * Return: the offset in us, or 0 if @p was not woken by a counted late timer.
+ */
+s64 lh_timer_offset_take(struct task_struct *p)
+{
+	struct lh_timer_offset *off = this_cpu_ptr(&lh_timer_offsets);
+
+	if (READ_ONCE(off->task) != p || off->pid != p->pid)
+		return 0;
+	WRITE_ONCE(off->task, NULL);
+	return off->offset_us;
+}
+
+/* Hooked in this order: start first, so no armed-in-the-past timer is missed. */
+static const struct lh_probe lh_timer_probes[] = {
+	{ LH_TP_HRTIMER_START,		lh_probe_hrtimer_start },
+	{ LH_TP_HRTIMER_EXPIRE_EXIT,	lh_probe_hrtimer_expire_exit },
+	{ LH_TP_HRTIMER_EXPIRE_ENTRY,	lh_probe_hrtimer_expire_entry },
+};
+
+/* lh_timer_clear - empty the praecox table and the offset slots */
+static void lh_timer_clear(void)
+{
+	int i, cpu;
+
+	for (i = 0; i < LH_PRAECOX_SLOTS; i++)
+		atomic_long_set(&lh_praecox_table[i].timer, 0);
+	atomic_set(&lh_praecox_used, 0);
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(&lh_timer_offsets, cpu), 0,
+		       sizeof(struct lh_timer_offset));
+}
+
+/* lh_timer_unavailable - learn hrtimer_wakeup; check the tracepoints */
+static const char *lh_timer_unavailable(void)
+{
+	struct hrtimer_sleeper sl;
+
+	lh_hrtimer_sleeper_on_stack(&sl);
+	lh_hrtimer_wakeup = ACCESS_PRIVATE(&sl.timer, function);
+	destroy_hrtimer_on_stack(&sl.timer);
+
+	if (!lh_hrtimer_wakeup)
+		return "cannot identify sleeper timers in this kernel";
+	if (lh_tp_first_missing(lh_timer_probes, ARRAY_SIZE(lh_timer_probes)))
+		return "hrtimer tracepoints not found";
+	return NULL;
+}
+
+/* lh_timer_hook - start measuring sleeper timers */
+static int lh_timer_hook(void)
+{
+	check_trace_callback_type_hrtimer_start(lh_probe_hrtimer_start);
+	check_trace_callback_type_hrtimer_expire_exit(lh_probe_hrtimer_expire_exit);
+	check_trace_callback_type_hrtimer_expire_entry(lh_probe_hrtimer_expire_entry);
+
+	lh_timer_clear();
+	return lh_tp_hook(lh_timer_probes, ARRAY_SIZE(lh_timer_probes));
+}
+
+/* lh_timer_unhook - stop measuring and forget what was in flight */
+static void lh_timer_unhook(void)
+{
+	lh_tp_unhook(lh_timer_probes, ARRAY_SIZE(lh_timer_probes));
+	lh_timer_clear();
+}
+
+const struct lh_switch_ops lh_timer_ops = {
+	.unavailable	= lh_timer_unavailable,
+	.hook		= lh_timer_hook,
+	.unhook		= lh_timer_unhook,
+};
