@@ -109,6 +109,7 @@ static inline pid_t lh_pid(enum lh_switch_id sw)
  */
 static inline struct lh_hist_cpu *lh_hist_cpu(enum lh_hist_id id, int cpu)
 {
+	/* Pairs with smp_store_release() in lh_hist_alloc(). */
 	struct lh_hist_cpu **cpus = smp_load_acquire(&lh_hist_cpus[id]);
 
 	return cpus ? cpus[cpu] : NULL;
