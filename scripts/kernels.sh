@@ -1,0 +1,236 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# kernels.sh - find, fetch and describe the kernels latency_hist is tested on.
+#
+# The test rig boots real Debian kernels under qemu. This script maps the four flavour names the project
+# tests on to the newest Debian packages that apt knows about, installs the matching headers package (the
+# module is built against /usr/src/linux-headers-<release>) and unpacks the image package into a cache with
+# `apt-get download` + `dpkg-deb -x`. Unpacking instead of installing means no initramfs hook runs, /boot
+# and /lib/modules of this machine stay untouched, and the same commands work on a CI machine.
+#
+#   flavour   image package                                   headers package
+#   6.1       Depends of linux-image-amd64                    Depends of linux-headers-amd64
+#   6.1-rt    Depends of linux-image-rt-amd64                 Depends of linux-headers-rt-amd64
+#   6.12      linux-image-6.12.N+deb12-amd64-unsigned         linux-headers-6.12.N+deb12-amd64
+#   6.12-rt   linux-image-6.12.N+deb12-rt-amd64-unsigned      linux-headers-6.12.N+deb12-rt-amd64
+# For 6.12, N is the newest version for which both the image and the headers package exist.
+#
+# A kernel can also be named by its release (6.12.117+deb12-rt-amd64) or by the path of a kernel build
+# tree (a directory with include/config/kernel.release and arch/x86/boot/bzImage; its modules are
+# installed into the cache with `make modules_install`).
+#
+# Usage:
+#   kernels.sh flavours                 list the flavour names
+#   kernels.sh resolve  KERNEL          print "release image-package headers-package" (apt-cache only)
+#   kernels.sh release  KERNEL          print the release only
+#   kernels.sh fetch    KERNEL          install headers, unpack the image, then print shell assignments:
+#                                         LH_KREL LH_VMLINUZ LH_KMODDIR LH_KDIR LH_KROOT
+#                                       use as: eval "$(scripts/kernels.sh fetch 6.12-rt)"
+#   kernels.sh info     KERNEL          like fetch but never installs or downloads (fails if missing)
+# The script can also be sourced; it then only defines the lh_kernel_* functions.
+#
+# Environment: LH_CACHE (default /var/cache/latency-hist); images go to $LH_CACHE/kernels/<release>/.
+
+set -euo pipefail
+
+if [ -z "${LH_CACHE:-}" ]; then
+	# root (CI, the rig) shares one system cache; other users get their own
+	if [ "$(id -u)" = 0 ]; then LH_CACHE=/var/cache/latency-hist; else LH_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/latency-hist; fi
+fi
+LH_FLAVOURS="6.1 6.1-rt 6.12 6.12-rt"
+
+# lh_kernel_die - print an error message and exit
+lh_kernel_die() {
+	echo "kernels.sh: error: $*" >&2
+	exit 1
+}
+
+# lh_kernel_log - print a progress message on stderr (stdout carries the results)
+lh_kernel_log() {
+	echo "kernels.sh: $*" >&2
+}
+
+# lh_kernel_meta_dep - print the versioned package a Debian metapackage depends on
+lh_kernel_meta_dep() {
+	local meta=$1 dep
+	dep=$(apt-cache depends "$meta" 2>/dev/null | awk '
+		$1 == "Depends:" && $2 ~ /^linux-(image|headers)-[0-9]/ { print $2; exit }')
+	[ -n "$dep" ] || lh_kernel_die "apt-cache knows no metapackage $meta (run scripts/setup-host.sh, or apt-get update)"
+	echo "$dep"
+}
+
+# lh_kernel_newest_612 - print the newest 6.12.N+deb12 version with both an image and a headers package
+lh_kernel_newest_612() {
+	local variant=$1 ver
+	# variant is "amd64" or "rt-amd64"; names look like linux-image-6.12.117+deb12-rt-amd64-unsigned
+	ver=$(comm -12 \
+		<(apt-cache pkgnames linux-image-6.12. 2>/dev/null |
+			sed -n "s/^linux-image-\(6\.12\.[0-9]*+deb12\)-$variant-unsigned\$/\1/p" | sort -u) \
+		<(apt-cache pkgnames linux-headers-6.12. 2>/dev/null |
+			sed -n "s/^linux-headers-\(6\.12\.[0-9]*+deb12\)-$variant\$/\1/p" | sort -u) |
+		sort -V | tail -n 1)
+	[ -n "$ver" ] || lh_kernel_die "no linux-image-6.12.*+deb12-$variant-unsigned with matching headers in apt (is bookworm-security in the sources? run scripts/setup-host.sh)"
+	echo "$ver"
+}
+
+# lh_kernel_is_tree - true if $1 is a kernel build tree with a bootable bzImage
+lh_kernel_is_tree() {
+	[ -d "$1" ] && [ -f "$1/include/config/kernel.release" ] && [ -f "$1/arch/x86/boot/bzImage" ]
+}
+
+# lh_kernel_resolve - print "release image-package headers-package" for a flavour or a release
+lh_kernel_resolve() {
+	local k=$1 img hdr rel ver
+	case $k in
+	6.1)
+		img=$(lh_kernel_meta_dep linux-image-amd64)
+		hdr=$(lh_kernel_meta_dep linux-headers-amd64)
+		rel=${img#linux-image-} ;;
+	6.1-rt)
+		img=$(lh_kernel_meta_dep linux-image-rt-amd64)
+		hdr=$(lh_kernel_meta_dep linux-headers-rt-amd64)
+		rel=${img#linux-image-} ;;
+	6.12)
+		ver=$(lh_kernel_newest_612 amd64)
+		rel=$ver-amd64
+		img=linux-image-$rel-unsigned
+		hdr=linux-headers-$rel ;;
+	6.12-rt)
+		ver=$(lh_kernel_newest_612 rt-amd64)
+		rel=$ver-rt-amd64
+		img=linux-image-$rel-unsigned
+		hdr=linux-headers-$rel ;;
+	[0-9]*.*-*)
+		# A release string: prefer the -unsigned image (same files, no signed-template dependency).
+		rel=$k
+		hdr=linux-headers-$rel
+		if apt-cache show "linux-image-$rel-unsigned" >/dev/null 2>&1; then
+			img=linux-image-$rel-unsigned
+		else
+			img=linux-image-$rel
+		fi ;;
+	*)
+		lh_kernel_die "unknown kernel '$k' (flavours: $LH_FLAVOURS, a release like 6.12.117+deb12-amd64, or a build tree path)" ;;
+	esac
+	case $rel in
+	*-unsigned) rel=${rel%-unsigned} ;;
+	esac
+	echo "$rel $img $hdr"
+}
+
+# lh_kernel_pkg_installed - true if a Debian package is installed
+lh_kernel_pkg_installed() {
+	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
+}
+
+# lh_kernel_install_headers - install a headers package unless it is already installed
+lh_kernel_install_headers() {
+	local hdr=$1
+	lh_kernel_pkg_installed "$hdr" && return 0
+	lh_kernel_log "installing $hdr"
+	if [ "$(id -u)" = 0 ]; then set -- env; else set -- sudo -n env; fi
+	"$@" DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$hdr" >&2 ||
+		lh_kernel_die "apt-get install $hdr failed"
+}
+
+# lh_kernel_unpack_image - download an image package and unpack it into $LH_CACHE/kernels/<release>
+lh_kernel_unpack_image() {
+	local rel=$1 img=$2 root=$LH_CACHE/kernels/$1 tmp deb
+	[ -f "$root/.complete" ] && return 0
+	lh_kernel_log "fetching $img into $root"
+	rm -rf "$root" "$root.tmp"
+	mkdir -p "$root.tmp/dl"
+	tmp=$root.tmp
+	# apt-get download drops privileges to _apt when it can write the directory; let it.
+	chown _apt "$tmp/dl" 2>/dev/null || true
+	(cd "$tmp/dl" && apt-get download -q "$img" >&2) || lh_kernel_die "apt-get download $img failed"
+	deb=$(find "$tmp/dl" -maxdepth 1 -name "*.deb" | head -n 1)
+	[ -n "$deb" ] || lh_kernel_die "apt-get download $img produced no .deb"
+	dpkg-deb -x "$deb" "$tmp/root" || lh_kernel_die "dpkg-deb -x $deb failed"
+	rm -rf "$tmp/dl"
+	mv "$tmp/root" "$root"
+	rmdir "$tmp"
+	lh_kernel_finish_root "$rel" "$root"
+}
+
+# lh_kernel_finish_root - normalise an unpacked tree (lib/modules path, depmod) and mark it complete
+lh_kernel_finish_root() {
+	local rel=$1 root=$2
+	# Packages may ship /usr/lib/modules (merged /usr); depmod -b and modprobe -d look in lib/modules.
+	if [ ! -d "$root/lib/modules/$rel" ] && [ -d "$root/usr/lib/modules/$rel" ]; then
+		mkdir -p "$root/lib/modules"
+		ln -s "../../usr/lib/modules/$rel" "$root/lib/modules/$rel"
+	fi
+	[ -d "$root/lib/modules/$rel" ] || lh_kernel_die "$root has no lib/modules/$rel"
+	# The package's postinst normally runs depmod; we unpacked it, so run depmod ourselves.
+	depmod -b "$root" "$rel" || lh_kernel_die "depmod -b $root $rel failed"
+	touch "$root/.complete"
+}
+
+# lh_kernel_tree_install - install a build tree's modules into the cache (once per build)
+lh_kernel_tree_install() {
+	local tree=$1 rel=$2 root=$LH_CACHE/kernels/$2
+	if [ -f "$root/.complete" ] && [ "$root/.complete" -nt "$tree/arch/x86/boot/bzImage" ]; then
+		return 0
+	fi
+	rm -rf "$root"
+	mkdir -p "$root/boot"
+	if grep -q '^CONFIG_MODULES=y' "$tree/.config" 2>/dev/null; then
+		lh_kernel_log "installing modules of $tree into $root"
+		make -s -C "$tree" INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 DEPMOD=true modules_install >&2 ||
+			lh_kernel_die "make modules_install failed for $tree"
+		rm -f "$root/lib/modules/$rel/build" "$root/lib/modules/$rel/source"
+	else
+		mkdir -p "$root/lib/modules/$rel"
+	fi
+	cp "$tree/arch/x86/boot/bzImage" "$root/boot/vmlinuz-$rel"
+	lh_kernel_finish_root "$rel" "$root"
+}
+
+# lh_kernel_print - print the shell assignments describing an available kernel
+lh_kernel_print() {
+	local rel=$1 kdir=$2 root=$LH_CACHE/kernels/$1
+	[ -f "$root/boot/vmlinuz-$rel" ] || lh_kernel_die "$root/boot/vmlinuz-$rel missing"
+	[ -f "$kdir/Makefile" ] || lh_kernel_die "KDIR $kdir has no Makefile (headers not installed?)"
+	printf 'LH_KREL=%q\nLH_VMLINUZ=%q\nLH_KMODDIR=%q\nLH_KDIR=%q\nLH_KROOT=%q\n' \
+		"$rel" "$root/boot/vmlinuz-$rel" "$root/lib/modules/$rel" "$kdir" "$root"
+}
+
+# lh_kernel_fetch - make a kernel available (headers + unpacked image) and describe it
+lh_kernel_fetch() {
+	local k=$1 mode=${2:-fetch} rel img hdr
+	if lh_kernel_is_tree "$k"; then
+		k=$(cd "$k" && pwd)
+		rel=$(cat "$k/include/config/kernel.release")
+		[ "$mode" = info ] || lh_kernel_tree_install "$k" "$rel"
+		lh_kernel_print "$rel" "$k"
+		return
+	fi
+	read -r rel img hdr < <(lh_kernel_resolve "$k") || exit 1
+	[ -n "$rel" ] || exit 1
+	if [ "$mode" = fetch ]; then
+		lh_kernel_install_headers "$hdr"
+		lh_kernel_unpack_image "$rel" "$img"
+	fi
+	lh_kernel_print "$rel" "/usr/src/linux-headers-$rel"
+}
+
+# lh_kernel_main - command-line entry point
+lh_kernel_main() {
+	local cmd=${1:-}
+	case $cmd in
+	flavours) echo "$LH_FLAVOURS" ;;
+	resolve) [ $# -eq 2 ] || lh_kernel_die "usage: kernels.sh resolve KERNEL"; lh_kernel_resolve "$2" ;;
+	release)
+		[ $# -eq 2 ] || lh_kernel_die "usage: kernels.sh release KERNEL"
+		if lh_kernel_is_tree "$2"; then cat "$2/include/config/kernel.release"; else
+			lh_kernel_resolve "$2" | awk '{ print $1 }'; fi ;;
+	fetch | info) [ $# -eq 2 ] || lh_kernel_die "usage: kernels.sh $cmd KERNEL"; lh_kernel_fetch "$2" "$cmd" ;;
+	*) lh_kernel_die "usage: kernels.sh {flavours|resolve|release|fetch|info} [KERNEL]" ;;
+	esac
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	lh_kernel_main "$@"
+fi
