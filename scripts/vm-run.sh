@@ -1,0 +1,310 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm-run.sh - run one shell command inside a Debian kernel booted under qemu (TCG), and check dmesg.
+#
+# latency_hist must never be loaded into the kernel of the machine that builds it, so every kernel-side
+# test runs in a throw-away VM. KVM is not usable here (and not assumed in CI), so qemu runs with TCG.
+#
+# Why the host root is shared over 9p: the guest gets the real Debian user space of this machine (bash,
+# awk, cyclictest, hackbench, trace-cmd, perf, rtla, the built module and the selftests under the
+# checkout) without building or downloading a disk image. The kernel boots a small busybox initramfs
+# (scripts/guest-init) that loads the 9p/virtio modules of the booted kernel, mounts the host's / as
+# 9p tag "hostroot" and chroots into it.
+# What that means:
+#   - The guest sees the host filesystem READ-ONLY, as it is at the time of the run. Writable are only
+#     the fresh tmpfs mounts /tmp, /run, /var/tmp and /dev/shm (lost at power-off), plus proc, sysfs,
+#     devtmpfs, debugfs (/sys/kernel/debug) and tracefs (/sys/kernel/tracing) of the guest kernel.
+#   - Results must leave the guest on its output: stdout/stderr of the command go to the second serial
+#     port and are saved (and streamed) by this script.
+#   - /lib/modules/<release> in the guest is the unpacked image from the kernel cache, so modprobe works.
+#   - Host daemons, users and network do not exist in the guest; no networking is configured.
+#
+# Usage: vm-run.sh [options] KERNEL [--] COMMAND...
+#   KERNEL         flavour (6.1, 6.1-rt, 6.12, 6.12-rt), release, or kernel build tree (see kernels.sh)
+#   COMMAND...     shell code run by /bin/sh in the guest (words are joined with spaces, as ssh does)
+# Options:
+#   --append STR   extra kernel command line (repeatable); the base is "console=ttyS0 panic=-1 loglevel=4"
+#   --icount       add "-icount shift=0,sleep=off" (deterministic-ish instruction timing for benchmarks)
+#   --smp N        guest CPUs (default 2)            --mem MB   guest memory (default 2048)
+#   --timeout S    kill qemu after S seconds (default $LH_VM_TIMEOUT or 600)
+#   --env NAME=VAL environment variable for the command (repeatable)
+#   --cwd DIR      working directory of the command (default: the current directory)
+#   --log-dir DIR  where logs go (default <checkout>/build/logs)
+#   --name NAME    base name of the log files (default: the kernel release)
+#   --ignore-dmesg ERE   dmesg lines matching ERE are not checked (repeatable)
+#   --quiet        do not stream the command output to stdout (it is still saved)
+# Files written: NAME.log (serial console, incl. the dmesg dump), NAME.out (command output),
+#   NAME.dmesg (guest dmesg), NAME.result (key=value summary: status, dmesg, boot_s, elapsed_s, ...).
+# Exit status: the command's exit status if the guest ran it and dmesg is clean; 123 if dmesg has
+#   warnings/bugs (listed on stderr); 124 on timeout; 125 if the guest did not boot or the rig failed.
+#
+# The initramfs is cached in $LH_CACHE/initramfs/, keyed by kernel release and the hash of this script
+# and guest-init; the command is passed in a second small cpio appended to it for each run.
+
+set -euo pipefail
+
+LH_SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+LH_TOP=$(cd "$LH_SCRIPTS/.." && pwd)
+if [ -z "${LH_CACHE:-}" ]; then
+	# root (CI, the rig) shares one system cache; other users get their own
+	if [ "$(id -u)" = 0 ]; then LH_CACHE=/var/cache/latency-hist; else LH_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/latency-hist; fi
+fi
+export LH_CACHE
+
+# Lines in the guest dmesg that fail a run (kernel warnings, bugs, lockdep, RCU stalls, kmemleak).
+LH_DMESG_BAD='WARNING:|(^|[^A-Za-z0-9_])BUG[: ]|Oops|lockdep|possible recursive locking|circular locking|inconsistent lock state|sleeping function called|Call Trace:|general protection|[Kk]ernel panic|RCU detected stall|detected stalls|unreferenced object'
+# Modules the guest needs to mount the host root (dependencies are resolved per kernel).
+LH_GUEST_MODULES="virtio_pci 9pnet_virtio 9p"
+
+# die - print an error and exit with the rig-failure status
+die() {
+	echo "vm-run.sh: error: $*" >&2
+	exit 125
+}
+
+# log - print a progress message on stderr
+log() {
+	echo "vm-run.sh: $*" >&2
+}
+
+# shq - quote a string for POSIX sh
+shq() {
+	printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"
+}
+
+# usage - print the header of this script
+usage() {
+	sed -n '3,/^$/s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+}
+
+# module_list - print the .ko paths the guest must insmod, in load order, for an unpacked kernel
+module_list() {
+	local root=$1 rel=$2 m
+	for m in $LH_GUEST_MODULES; do
+		modprobe -d "$root" -S "$rel" --show-depends "$m" ||
+			die "modprobe --show-depends $m failed for $rel (is 9p a module of this kernel?)"
+	done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }'
+}
+
+# build_initramfs - build (or reuse) the cached base initramfs for a kernel; prints its path
+build_initramfs() {
+	local rel=$1 root=$2 kmoddir=$3 mods key out stage ko base
+	mods=$(module_list "$root" "$rel")
+	key=$( { cat "$LH_SCRIPTS/guest-init" "${BASH_SOURCE[0]}"; echo "$mods" "$kmoddir";
+		sha256sum /bin/busybox; } | sha256sum | cut -c1-16)
+	out=$LH_CACHE/initramfs/$rel-$key.cpio.gz
+	if [ -s "$out" ]; then
+		echo "$out"
+		return 0
+	fi
+	command -v busybox >/dev/null || die "busybox not found (run scripts/setup-host.sh)"
+	dpkg-query -W -f='${Status}' busybox-static 2>/dev/null | grep -q 'ok installed' ||
+		die "busybox-static is not installed (run scripts/setup-host.sh)"
+	mkdir -p "$LH_CACHE/initramfs"
+	stage=$(mktemp -d "$LH_CACHE/initramfs/stage.XXXXXX")
+	mkdir -p "$stage/bin" "$stage/dev" "$stage/proc" "$stage/sys" "$stage/newroot" "$stage/lh/modules.d"
+	cp /bin/busybox "$stage/bin/busybox"
+	cp "$LH_SCRIPTS/guest-init" "$stage/init"
+	chmod 755 "$stage/init"
+	mknod -m 600 "$stage/dev/console" c 5 1 2>/dev/null || true
+	: > "$stage/lh/modules"
+	# busybox insmod cannot read compressed modules: decompress .ko.xz/.ko.zst/.ko.gz here.
+	for ko in $mods; do
+		base=$(basename "$ko")
+		case $ko in
+		*.ko.xz) base=${base%.xz}; xz -dc "$ko" > "$stage/lh/modules.d/$base" ;;
+		*.ko.zst) base=${base%.zst}; zstd -qdc "$ko" > "$stage/lh/modules.d/$base" ;;
+		*.ko.gz) base=${base%.gz}; gzip -dc "$ko" > "$stage/lh/modules.d/$base" ;;
+		*.ko) cp "$ko" "$stage/lh/modules.d/$base" ;;
+		*) die "unexpected module file $ko" ;;
+		esac || die "cannot decompress $ko"
+		echo "$base" >> "$stage/lh/modules"
+	done
+	echo "$kmoddir" > "$stage/lh/kmoddir"
+	(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0 | gzip -1) \
+		> "$out.tmp" || die "cpio failed"
+	mv "$out.tmp" "$out"
+	rm -rf "$stage"
+	# Initramfs images of older script versions for this kernel are never used again.
+	find "$LH_CACHE/initramfs" -maxdepth 1 -name "$rel-*.cpio.gz" ! -path "$out" -delete
+	log "built initramfs $out ($(printf '%s\n' "$mods" | grep -c .) modules)"
+	echo "$out"
+}
+
+# write_run_script - write the guest command script (environment, cwd, command) to a file
+write_run_script() {
+	local file=$1 cwd=$2 cmd=$3 kv
+	shift 3
+	{
+		echo "# generated by scripts/vm-run.sh"
+		echo "export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+		echo "export HOME=/root TERM=dumb LC_ALL=C.UTF-8 TMPDIR=/tmp"
+		for kv in "$@"; do
+			echo "export ${kv%%=*}=$(shq "${kv#*=}")"
+		done
+		echo "cd $(shq "$cwd") || { echo \"vm-run: cannot cd to $(shq "$cwd")\" >&2; exit 125; }"
+		printf '%s\n' "$cmd"
+	} > "$file"
+}
+
+# make_run_initrd - append a cpio holding /lh/run.sh to the base initramfs
+make_run_initrd() {
+	local base=$1 runsh=$2 out=$3 stage
+	stage=$(mktemp -d)
+	mkdir -p "$stage/lh"
+	cp "$runsh" "$stage/lh/run.sh"
+	{
+		cat "$base"
+		(cd "$stage" && printf 'lh\nlh/run.sh\n' | cpio -o -H newc --quiet -R 0:0 | gzip -1)
+	} > "$out"
+	rm -rf "$stage"
+}
+
+# check_dmesg - print the dmesg lines that indicate a kernel problem (empty if clean)
+check_dmesg() {
+	local file=$1 ign
+	local -a ignores=("${@:2}")
+	local lines
+	lines=$(grep -E -- "$LH_DMESG_BAD" "$file" || true)
+	for ign in "${ignores[@]}"; do
+		[ -n "$lines" ] || break
+		lines=$(printf '%s\n' "$lines" | grep -Ev -- "$ign" || true)
+	done
+	printf '%s' "$lines"
+}
+
+# main - parse options, boot the kernel, run the command, evaluate the results
+main() {
+	local append="" icount=0 smp=2 mem=2048 timeout=${LH_VM_TIMEOUT:-600} cwd=$PWD
+	local logdir=$LH_TOP/build/logs name="" quiet=0 kernel cmd
+	local -a envs=() ignores=()
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--append) append="$append $2"; shift 2 ;;
+		--icount) icount=1; shift ;;
+		--smp) smp=$2; shift 2 ;;
+		--mem) mem=$2; shift 2 ;;
+		--timeout) timeout=$2; shift 2 ;;
+		--env) [[ $2 == [A-Za-z_]*=* ]] || die "--env wants NAME=VALUE, got '$2'"; envs+=("$2"); shift 2 ;;
+		--cwd) cwd=$2; shift 2 ;;
+		--log-dir) logdir=$2; shift 2 ;;
+		--name) name=$2; shift 2 ;;
+		--ignore-dmesg) ignores+=("$2"); shift 2 ;;
+		--quiet) quiet=1; shift ;;
+		-h | --help) usage; exit 0 ;;
+		--) shift; break ;;
+		-*) die "unknown option $1 (see --help)" ;;
+		*) break ;;
+		esac
+	done
+	[ $# -ge 1 ] || die "no kernel given (see --help)"
+	kernel=$1
+	shift
+	[ "${1:-}" = "--" ] && shift
+	[ $# -ge 1 ] || die "no command given (see --help)"
+	cmd=$*
+	[ -d "$cwd" ] || die "--cwd $cwd is not a directory"
+	cwd=$(cd "$cwd" && pwd -P)
+	command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found (run scripts/setup-host.sh)"
+
+	# shellcheck disable=SC2034 # set by eval of kernels.sh output
+	local LH_KREL LH_VMLINUZ LH_KMODDIR LH_KDIR LH_KROOT kinfo
+	kinfo=$("$LH_SCRIPTS/kernels.sh" fetch "$kernel") || die "cannot get kernel $kernel"
+	eval "$kinfo"
+	name=${name:-$LH_KREL}
+	mkdir -p "$logdir"
+	logdir=$(cd "$logdir" && pwd)
+
+	local base work conlog out dmesg result qerr
+	base=$(build_initramfs "$LH_KREL" "$LH_KROOT" "$LH_KMODDIR")
+	work=$(mktemp -d)
+	conlog=$logdir/$name.log
+	out=$logdir/$name.out
+	dmesg=$logdir/$name.dmesg
+	result=$logdir/$name.result
+	qerr=$work/qemu.stderr
+	rm -f "$conlog" "$out" "$dmesg" "$result"
+	: > "$conlog"
+	: > "$out"
+	write_run_script "$work/run.sh" "$cwd" "$cmd" "${envs[@]}"
+	make_run_initrd "$base" "$work/run.sh" "$work/initrd.gz"
+
+	# shellcheck disable=SC2054 # commas are part of qemu option values
+	local -a qemu=(qemu-system-x86_64 -accel tcg -cpu max -m "$mem" -smp "$smp" -nographic -no-reboot
+		-monitor none -nic none -kernel "$LH_VMLINUZ" -initrd "$work/initrd.gz"
+		-append "console=ttyS0 panic=-1 loglevel=4$append"
+		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
+		-serial "file:$conlog" -serial "file:$out")
+	[ "$icount" = 1 ] && qemu+=(-icount "shift=0,sleep=off")
+
+	log "booting $LH_KREL (smp=$smp mem=${mem}M timeout=${timeout}s); console log: $conlog"
+	local t0 t1 qpid tpid="" qrc=0
+	t0=$(date +%s.%N)
+	timeout -k 10 "$timeout" "${qemu[@]}" < /dev/null > "$qerr" 2>&1 &
+	qpid=$!
+	# If we are interrupted, stop the VM we started (by its pid) before leaving.
+	trap 'kill "$qpid" 2>/dev/null; rm -rf "$work"' EXIT
+	if [ "$quiet" = 0 ]; then
+		tail -n +1 -F --pid="$qpid" "$out" 2>/dev/null | tr -d '\r' &
+		tpid=$!
+	fi
+	wait "$qpid" || qrc=$?
+	if [ -n "$tpid" ]; then wait "$tpid" 2>/dev/null || true; fi
+	t1=$(date +%s.%N)
+	trap 'rm -rf "$work"' EXIT
+
+	# Normalise the serial captures (the guest tty turns \n into \r\n).
+	tr -d '\r' < "$conlog" > "$work/con" && cp "$work/con" "$conlog"
+	tr -d '\r' < "$out" > "$work/out" && cp "$work/out" "$out"
+
+	local status boot_s elapsed_s verdict=ok rc bad errline
+	status=$(sed -n 's/^.*LH-VM-EXIT status=\([0-9]*\).*$/\1/p' "$conlog" | tail -n 1)
+	boot_s=$(sed -n 's/^.*LH-VM-START uptime=\([0-9.]*\).*$/\1/p' "$conlog" | tail -n 1)
+	elapsed_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+	errline=$(grep -a 'LH-VM-ERROR' "$conlog" | head -n 1 || true)
+	if grep -q '^LH-VM-DMESG-END' "$conlog"; then
+		sed -n '/^LH-VM-DMESG-BEGIN/,/^LH-VM-DMESG-END/{/^LH-VM-DMESG-/d;p}' "$conlog" > "$dmesg"
+	else
+		# No dump (panic, hang, timeout): the console is the best dmesg we have.
+		cp "$conlog" "$dmesg"
+	fi
+	bad=$(check_dmesg "$dmesg" "${ignores[@]}")
+
+	if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+		verdict=timeout
+		rc=124
+		echo "vm-run.sh: FAIL: $LH_KREL: timed out after ${timeout}s; console log: $conlog" >&2
+	elif [ -z "$status" ]; then
+		verdict=noboot
+		rc=125
+		echo "vm-run.sh: FAIL: $LH_KREL: the command did not run (qemu exit $qrc). ${errline:-No end marker.}" >&2
+		echo "vm-run.sh: last console lines ($conlog):" >&2
+		tail -n 20 "$conlog" | sed 's/^/    /' >&2
+		[ -s "$qerr" ] && sed 's/^/    qemu: /' "$qerr" >&2
+	else
+		rc=$status
+	fi
+	if [ -n "$bad" ]; then
+		if [ "$verdict" = ok ]; then
+			verdict=dmesg
+			rc=123
+		fi
+		echo "vm-run.sh: FAIL: $LH_KREL: guest dmesg reports kernel problems ($dmesg):" >&2
+		printf '%s\n' "$bad" | head -n 40 | sed 's/^/    /' >&2
+	fi
+	{
+		echo "release=$LH_KREL"
+		echo "status=${status:-}"
+		echo "verdict=$verdict"
+		echo "dmesg=$([ -n "$bad" ] && echo bad || echo clean)"
+		echo "dmesg_bad_lines=$(printf '%s' "$bad" | grep -c . || true)"
+		echo "boot_s=${boot_s:-}"
+		echo "elapsed_s=$elapsed_s"
+		echo "qemu_exit=$qrc"
+	} > "$result"
+	log "$LH_KREL: status=${status:-none} dmesg=$([ -n "$bad" ] && echo BAD || echo clean) boot=${boot_s:-?}s total=${elapsed_s}s"
+	exit "$rc"
+}
+
+main "$@"
