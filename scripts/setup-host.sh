@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# setup-host.sh - install what building and testing latency_hist needs on a Debian 12 host.
+#
+# The rig builds the module against the Debian headers of each test kernel and boots those kernels under
+# qemu with this machine's root filesystem shared read-only into the guest (see scripts/vm-run.sh), so
+# the tools the in-guest tests use (cyclictest, hackbench, trace-cmd, perf, rtla, bash, gawk) are
+# installed here, on the host. Images are not installed: scripts/kernels.sh unpacks them into a cache.
+#
+# Usage: setup-host.sh [KERNEL...]     KERNEL: flavour or release (default: 6.1 6.1-rt 6.12 6.12-rt)
+#
+# Idempotent and quick when nothing is missing: apt is only run (apt-get update, then apt-get install
+# with --no-install-recommends) if dpkg-query reports a package as not installed. Runs non-interactively.
+# Needs root (uses sudo when run as another user and sudo is available).
+
+set -euo pipefail
+
+LH_SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# Debian packages the rig, the build and the in-guest tests need.
+LH_HOST_PACKAGES="qemu-system-x86 busybox-static cpio kmod xz-utils zstd gcc make libc6-dev bc flex bison
+libelf-dev rt-tests trace-cmd linux-perf rtla sparse dkms gawk git tar coreutils"
+
+# die - print an error and exit
+die() {
+	echo "setup-host.sh: error: $*" >&2
+	exit 1
+}
+
+# log - print a progress message
+log() {
+	echo "setup-host.sh: $*" >&2
+}
+
+# as_root - run a command as root (directly, or through sudo)
+as_root() {
+	if [ "$(id -u)" = 0 ]; then
+		"$@"
+	elif command -v sudo >/dev/null; then
+		sudo -n env DEBIAN_FRONTEND=noninteractive "$@"
+	else
+		die "need root to run: $*"
+	fi
+}
+
+# missing_packages - print the packages of the arguments that are not installed
+missing_packages() {
+	local p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' || echo "$p"
+	done
+}
+
+# header_packages - print the headers package of every requested kernel (fails if apt cannot resolve one)
+header_packages() {
+	local k hdr
+	for k in "$@"; do
+		read -r _ _ hdr < <("$LH_SCRIPTS/kernels.sh" resolve "$k" 2>/dev/null) || return 1
+		[ -n "${hdr:-}" ] || return 1
+		echo "$hdr"
+	done
+}
+
+# main - work out what is missing, then update and install only if needed
+main() {
+	local -a kernels=("$@") missing=()
+	local headers updated=0
+	[ ${#kernels[@]} -gt 0 ] || read -r -a kernels <<< "${LH_KERNELS:-6.1 6.1-rt 6.12 6.12-rt}"
+	command -v dpkg-query >/dev/null || die "this script needs a Debian system (dpkg-query not found)"
+	export DEBIAN_FRONTEND=noninteractive
+
+	# Header names come from apt's package lists; on a fresh machine they may be empty or stale.
+	if ! headers=$(header_packages "${kernels[@]}"); then
+		log "apt cannot resolve the kernel packages yet: running apt-get update"
+		as_root apt-get update -q >&2 || die "apt-get update failed"
+		updated=1
+		headers=$(header_packages "${kernels[@]}") ||
+			die "cannot resolve headers for: ${kernels[*]} (see: scripts/kernels.sh resolve <kernel>)"
+	fi
+	# shellcheck disable=SC2086 # word splitting of the package lists is intended
+	mapfile -t missing < <(missing_packages $LH_HOST_PACKAGES $headers)
+	if [ ${#missing[@]} -eq 0 ]; then
+		log "all packages present"
+		return 0
+	fi
+	log "installing: ${missing[*]}"
+	if [ "$updated" = 0 ]; then
+		as_root apt-get update -q >&2 || die "apt-get update failed"
+		# The update may have brought newer kernels; install the headers of what resolves now.
+		headers=$(header_packages "${kernels[@]}") || die "cannot resolve headers for: ${kernels[*]}"
+		# shellcheck disable=SC2086
+		mapfile -t missing < <(missing_packages $LH_HOST_PACKAGES $headers)
+	fi
+	as_root apt-get install -y -q --no-install-recommends -o Dpkg::Use-Pty=0 \
+		-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold "${missing[@]}" >&2 ||
+		die "apt-get install failed for: ${missing[*]}"
+	mapfile -t missing < <(missing_packages "${missing[@]}")
+	[ ${#missing[@]} -eq 0 ] || die "still not installed after apt-get install: ${missing[*]}"
+	log "done"
+}
+
+main "$@"
