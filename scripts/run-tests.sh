@@ -1,0 +1,252 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run-tests.sh - the project's test command: build latency_hist for each test kernel and run the
+# selftests in a qemu VM booted with that kernel.
+#
+# For every kernel the build, the selftests and the guest's dmesg all count. The module is never loaded
+# into the kernel of this machine: it only runs inside the VMs started by scripts/vm-run.sh.
+#
+# Usage: run-tests.sh [--kernels "6.1 6.1-rt 6.12 6.12-rt"] [--quick] [--timeout SECONDS]
+#   --kernels LIST  flavours, releases or build trees (default: $LH_KERNELS or all four flavours)
+#   --quick         pass LH_QUICK=1 to the selftests (they may shorten their workloads)
+#   --timeout S     per-kernel VM timeout (default: $LH_VM_TIMEOUT or 1200)
+#
+# Steps:
+#   1. scripts/setup-host.sh KERNELS (installs packages and headers when something is missing)
+#   2. host unit tests, if selftests/unit/Makefile exists: `make -C selftests/unit run`, which must print
+#      "unit: N passed, N failed"
+#   3. user-space test programs, if selftests/Makefile exists: `make -C selftests` (once, in the checkout)
+#   4. per kernel (release R, headers KDIR):
+#      a. copy the working tree (without build/ and .git) to build/R/src
+#      b. `make -C build/R/src KDIR=KDIR W=1` (must produce latency_hist.ko), and if selftests/Kbuild
+#         exists `make -C build/R/src/selftests KDIR=KDIR modules` (lh_load_test.ko); any compiler
+#         warning ("warning:" in build/logs/R.build.log) fails the build test
+#      c. boot R with scripts/vm-run.sh, cwd build/R/src/selftests, running `sh ./run.sh` with
+#         LH_MODULE, LH_LOAD_TEST_MODULE (if built), LH_SELFTEST_DIR (absolute host paths, visible in the
+#         guest through the shared root) and LH_QUICK; read its last "# Totals: pass:P fail:F xfail:X
+#         xpass:XP skip:S error:E" line (pass+xfail pass; fail+error+xpass fail; skip skips)
+#      d. the build and the guest dmesg check are one test each
+# Output: a summary line per kernel, then the last line "N passed, N failed, N skipped".
+# Exit status: 0 only if nothing failed and every kernel booted.
+# Logs: build/logs/R.build.log, R.log (serial console), R.out (selftest output), R.dmesg, R.result.
+
+set -euo pipefail
+
+LH_SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+LH_TOP=$(cd "$LH_SCRIPTS/.." && pwd)
+LH_BUILD=$LH_TOP/build
+LH_LOGS=$LH_BUILD/logs
+
+# Totals over all kernels and host tests.
+total_pass=0
+total_fail=0
+total_skip=0
+# One summary line per kernel / host step, printed at the end.
+summaries=()
+
+# die - print an error and exit (used for usage errors only; test failures are counted)
+die() {
+	echo "run-tests.sh: error: $*" >&2
+	exit 2
+}
+
+# log - print a progress message
+log() {
+	echo "run-tests.sh: $*" >&2
+}
+
+# count - add passed/failed/skipped numbers to the totals
+count() {
+	total_pass=$((total_pass + $1))
+	total_fail=$((total_fail + $2))
+	total_skip=$((total_skip + $3))
+}
+
+# run_unit_tests - run the host unit tests and count their "unit: N passed, N failed" line
+run_unit_tests() {
+	local log=$LH_LOGS/unit.log line p f
+	if [ ! -f "$LH_TOP/selftests/unit/Makefile" ]; then
+		summaries+=("host unit tests: none (selftests/unit/Makefile missing)")
+		return 0
+	fi
+	log "host unit tests: make -C selftests/unit run"
+	if make -C "$LH_TOP/selftests/unit" run > "$log" 2>&1; then :; fi
+	sed 's/^/    /' "$log"
+	line=$(grep -E '^unit: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 || true)
+	if [ -z "$line" ]; then
+		count 0 1 0
+		summaries+=("host unit tests: FAILED (no 'unit: N passed, N failed' line; see $log)")
+		return 0
+	fi
+	p=$(echo "$line" | sed -E 's/^unit: ([0-9]+) passed.*/\1/')
+	f=$(echo "$line" | sed -E 's/^unit: [0-9]+ passed, ([0-9]+) failed.*/\1/')
+	count "$p" "$f" 0
+	summaries+=("host unit tests: $p passed, $f failed")
+}
+
+# build_user_programs - build the selftests' user-space programs once, in the checkout
+build_user_programs() {
+	local log=$LH_LOGS/selftests-user.build.log
+	[ -f "$LH_TOP/selftests/Makefile" ] || return 0
+	log "building selftest programs: make -C selftests"
+	if make -C "$LH_TOP/selftests" > "$log" 2>&1 && ! grep -qi 'warning:' "$log"; then
+		count 1 0 0
+		summaries+=("selftest programs: build ok")
+	else
+		sed 's/^/    /' "$log" >&2
+		count 0 1 0
+		summaries+=("selftest programs: build FAILED (errors or warnings; see $log)")
+	fi
+}
+
+# copy_tree - copy the working tree, without build/ and .git, to a fresh directory
+copy_tree() {
+	local dst=$1
+	rm -rf "$dst"
+	mkdir -p "$dst"
+	tar -C "$LH_TOP" --exclude=./build --exclude=./.git -cf - . | tar -C "$dst" -xf -
+}
+
+# build_for_kernel - build the module (and the test-load module) in a tree copy; 0 if clean
+build_for_kernel() {
+	local src=$1 kdir=$2 log=$3 rc=0
+	{
+		echo "== make -C $src KDIR=$kdir W=1"
+		if [ ! -f "$src/Makefile" ] || [ ! -f "$src/Kbuild" ]; then
+			echo "error: no top-level Makefile/Kbuild: the module is not in the tree yet"
+			rc=1
+		elif ! make -C "$src" KDIR="$kdir" W=1; then
+			rc=1
+		elif [ ! -f "$src/latency_hist.ko" ]; then
+			echo "error: the build did not produce $src/latency_hist.ko"
+			rc=1
+		fi
+		if [ "$rc" = 0 ] && [ -f "$src/selftests/Kbuild" ]; then
+			echo "== make -C $src/selftests KDIR=$kdir modules"
+			make -C "$src/selftests" KDIR="$kdir" modules || rc=1
+		fi
+	} > "$log" 2>&1 || rc=1
+	if grep -qi 'warning:' "$log"; then
+		echo "compiler/modpost warnings:" >&2
+		grep -i 'warning:' "$log" | head -n 20 | sed 's/^/    /' >&2
+		rc=1
+	fi
+	return "$rc"
+}
+
+# parse_totals - print "pass fail skip" from the last top-level KTAP "# Totals:" line of a file
+parse_totals() {
+	local line
+	line=$(grep -E '^# Totals: ' "$1" | tail -n 1 || true)
+	[ -n "$line" ] || return 1
+	echo "$line" | awk '{
+		for (i = 3; i <= NF; i++) { split($i, kv, ":"); v[kv[1]] = kv[2] + 0 }
+		print v["pass"] + v["xfail"], v["fail"] + v["error"] + v["xpass"], v["skip"] }'
+}
+
+# test_kernel - build, boot and test one kernel; adds to the totals and the summaries
+test_kernel() {
+	local k=$1 quick=$2 timeout=$3 kinfo src blog status p f s extra="" vrc=0
+	# shellcheck disable=SC2034 # set by eval of kernels.sh output
+	local LH_KREL LH_VMLINUZ LH_KMODDIR LH_KDIR LH_KROOT
+	if ! kinfo=$("$LH_SCRIPTS/kernels.sh" fetch "$k"); then
+		count 0 1 0
+		summaries+=("kernel $k: FAILED: cannot fetch the kernel (see the messages above)")
+		booted_all=0
+		return 0
+	fi
+	eval "$kinfo"
+	src=$LH_BUILD/$LH_KREL/src
+	blog=$LH_LOGS/$LH_KREL.build.log
+	log "== $k ($LH_KREL): build"
+	copy_tree "$src"
+	if ! build_for_kernel "$src" "$LH_KDIR" "$blog"; then
+		tail -n 30 "$blog" | sed 's/^/    /' >&2
+		count 0 1 0
+		summaries+=("kernel $k ($LH_KREL): build FAILED (see $blog); selftests not run")
+		return 0
+	fi
+	count 1 0 0
+	if [ ! -f "$src/selftests/run.sh" ]; then
+		count 0 1 0
+		summaries+=("kernel $k ($LH_KREL): build ok; selftests FAILED: selftests/run.sh is missing")
+		return 0
+	fi
+
+	local -a envs=(--env "LH_MODULE=$src/latency_hist.ko" --env "LH_SELFTEST_DIR=$src/selftests"
+		--env "LH_QUICK=$quick")
+	[ -f "$src/selftests/lh_load_test.ko" ] && envs+=(--env "LH_LOAD_TEST_MODULE=$src/selftests/lh_load_test.ko")
+	log "== $k ($LH_KREL): selftests in the VM"
+	"$LH_SCRIPTS/vm-run.sh" --timeout "$timeout" --log-dir "$LH_LOGS" --cwd "$src/selftests" \
+		"${envs[@]}" "$k" -- sh ./run.sh || vrc=$?
+
+	local out=$LH_LOGS/$LH_KREL.out result=$LH_LOGS/$LH_KREL.result verdict dmesg_state boot_s
+	verdict=$(sed -n 's/^verdict=//p' "$result" 2>/dev/null || true)
+	dmesg_state=$(sed -n 's/^dmesg=//p' "$result" 2>/dev/null || true)
+	status=$(sed -n 's/^status=//p' "$result" 2>/dev/null || true)
+	boot_s=$(sed -n 's/^boot_s=//p' "$result" 2>/dev/null || true)
+	if [ -z "$status" ]; then
+		# The guest never reached or never finished the command: that kernel failed as a whole.
+		booted_all=0
+		count 0 1 0
+		summaries+=("kernel $k ($LH_KREL): build ok; VM FAILED ($verdict, vm-run exit $vrc; see $LH_LOGS/$LH_KREL.log)")
+		return 0
+	fi
+	if read -r p f s < <(parse_totals "$out"); then
+		if [ "$status" != 0 ] && [ "$f" = 0 ]; then
+			f=1
+			extra=" (run.sh exited $status without failing a test)"
+		fi
+	else
+		p=0 f=1 s=0
+		extra=" (no '# Totals:' line in $out; run.sh exited $status)"
+	fi
+	count "$p" "$f" "$s"
+	if [ "$dmesg_state" = clean ]; then
+		count 1 0 0
+	else
+		count 0 1 0
+	fi
+	summaries+=("kernel $k ($LH_KREL): build ok; selftests pass:$p fail:$f skip:$s$extra; dmesg $dmesg_state; boot ${boot_s:-?}s")
+}
+
+# main - parse options, prepare the host, test every kernel, print the summary
+main() {
+	local kernels=${LH_KERNELS:-6.1 6.1-rt 6.12 6.12-rt} quick=0 timeout=${LH_VM_TIMEOUT:-1200} k t0
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--kernels) kernels=$2; shift 2 ;;
+		--kernels=*) kernels=${1#--kernels=}; shift ;;
+		--quick) quick=1; shift ;;
+		--timeout) timeout=$2; shift 2 ;;
+		-h | --help) sed -n '3,/^$/s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
+		*) die "unknown argument $1 (see --help)" ;;
+		esac
+	done
+	[ -n "$kernels" ] || die "no kernels given"
+	t0=$(date +%s)
+	booted_all=1
+	mkdir -p "$LH_LOGS"
+
+	# shellcheck disable=SC2086 # the kernel list is space-separated
+	if ! "$LH_SCRIPTS/setup-host.sh" $kernels; then
+		echo "run-tests.sh: FAIL: scripts/setup-host.sh failed" >&2
+		echo "0 passed, 1 failed, 0 skipped"
+		exit 1
+	fi
+	run_unit_tests
+	build_user_programs
+	for k in $kernels; do
+		test_kernel "$k" "$quick" "$timeout"
+	done
+
+	echo
+	echo "== summary ($(($(date +%s) - t0))s)"
+	printf '%s\n' "${summaries[@]}"
+	[ "$booted_all" = 1 ] || echo "at least one kernel could not be fetched or booted"
+	echo "$total_pass passed, $total_fail failed, $total_skip skipped"
+	[ "$total_fail" = 0 ] && [ "$booted_all" = 1 ]
+}
+
+main "$@"
