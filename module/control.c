@@ -28,31 +28,10 @@
 #include <linux/topology.h>
 
 #include <latency_hist/control.h>
-#include <latency_hist/tracepoints.h>
-
-/*
- * lh_preemptirqsoff_unavailable - the critical-section types need tracepoints
- * that only kernels with CONFIG_PREEMPTIRQ_TRACEPOINTS have
- */
-static const char *lh_preemptirqsoff_unavailable(void)
-{
-	static const struct lh_probe needed[] = {
-		{ LH_TP_IRQ_DISABLE }, { LH_TP_IRQ_ENABLE },
-		{ LH_TP_PREEMPT_DISABLE }, { LH_TP_PREEMPT_ENABLE },
-	};
-
-	if (lh_tp_first_missing(needed, ARRAY_SIZE(needed)))
-		return "preemptirq tracepoints not present in this kernel";
-	return "critical-section probes are not part of this build";
-}
-
-static const struct lh_switch_ops lh_preemptirqsoff_ops = {
-	.unavailable	= lh_preemptirqsoff_unavailable,
-};
 
 const struct lh_switch lh_switches[LH_NR_SWITCHES] = {
 	[LH_SW_PREEMPTIRQSOFF] = {
-		.name = "preemptirqsoff", .ops = &lh_preemptirqsoff_ops,
+		.name = "preemptirqsoff", .ops = &lh_preemptirq_ops,
 	},
 	[LH_SW_WAKEUP] = {
 		.name = "wakeup", .has_pid = true, .ops = &lh_wakeup_ops,

@@ -32,6 +32,7 @@ static const char *const lh_tp_names[LH_NR_TPS] = {
 	[LH_TP_IRQ_ENABLE]		= "irq_enable",
 	[LH_TP_PREEMPT_DISABLE]		= "preempt_disable",
 	[LH_TP_PREEMPT_ENABLE]		= "preempt_enable",
+	[LH_TP_CPU_IDLE]		= "cpu_idle",
 };
 
 /* Filled once by lh_tp_lookup() before anything can hook; read-only after. */

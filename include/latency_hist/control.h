@@ -69,6 +69,7 @@ extern const struct lh_hist_type lh_hist_types[LH_NR_HISTS];
 extern const struct lh_switch lh_switches[LH_NR_SWITCHES];
 extern const struct lh_switch_ops lh_wakeup_ops;
 extern const struct lh_switch_ops lh_timer_ops;
+extern const struct lh_switch_ops lh_preemptirq_ops;
 
 /* Written under the control mutex, read locklessly by probes and readers. */
 extern bool lh_switch_on[LH_NR_SWITCHES];

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * preemptirq.c - critical sections: irqsoff, preemptoff and preemptirqsoff.
+ *
+ * These are the "potential sources of latency" of the RT patch: how long
+ * each CPU ran with interrupts off, with preemption off, and with both off
+ * (from the moment the second went off until either came back). They need
+ * the preemptirq tracepoints (irq_disable/irq_enable need
+ * CONFIG_TRACE_IRQFLAGS, preempt_disable/preempt_enable need
+ * CONFIG_TRACE_PREEMPT_TOGGLE); no Debian binary kernel has them, so there
+ * the types are reported unavailable.
+ *
+ * Only outermost sections are seen: the kernel fires these tracepoints only
+ * on the transitions (tracing_irq_cpu for interrupts, preempt_count() == val
+ * for preemption). Unlike the RT patch, a preempt-off section starts at the
+ * real preempt_disable(), not only at idle exit.
+ *
+ * Idle: the idle loop waits with interrupts and preemption disabled, which
+ * is not latency. The RT patch excluded it through the critical-timings
+ * hooks, which a module cannot use; here, as in bcc's criticalstat, entering
+ * idle (the exported cpu_idle tracepoint) discards the open sections, and
+ * they restart at the next transition.
+ *
+ * WARNING: these probes run on every outermost interrupt and preemption
+ * toggle, millions of times a second. They are notrace, skip NMI context,
+ * take no lock and allocate nothing. A per-CPU busy flag keeps them from
+ * seeing the tracepoints their own code may fire (a sample outside
+ * 0..10239 us takes a raw spinlock, which toggles interrupts and
+ * preemption); an interrupt arriving during a probe is not measured.
+ *
+ * Clock: local_clock(), consistent on one CPU, which is all a section needs.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/hardirq.h>
+#include <linux/math64.h>
+#include <linux/percpu.h>
+#include <linux/sched/clock.h>
+#include <linux/string.h>
+#include <trace/events/power.h>
+#include <trace/events/preemptirq.h>
+
+#include <latency_hist/control.h>
+#include <latency_hist/tracepoints.h>
+
+/*
+ * struct lh_section - one kind of open critical section on one CPU
+ * @start_ns: local_clock() when it began
+ * @open:     a section is being timed
+ */
+struct lh_section {
+	u64 start_ns;
+	bool open;
+};
+
+/* struct lh_sections_cpu - the open sections of one CPU; only it touches them */
+struct lh_sections_cpu {
+	struct lh_section irqsoff;
+	struct lh_section preemptoff;
+	struct lh_section preemptirqsoff;
+	bool busy;		/* inside one of our probes */
+};
+
+static DEFINE_PER_CPU(struct lh_sections_cpu, lh_sections_cpus);
+
+/* lh_section_open - start timing unless a section is open already */
+static void lh_section_open(struct lh_section *s, u64 now_ns)
+{
+	if (s->open)
+		return;
+	s->start_ns = now_ns;
+	s->open = true;
+}
+
+/* lh_section_close - stop timing and file the sample, if a section was open */
+static void lh_section_close(struct lh_section *s, enum lh_hist_id id,
+			     u64 now_ns)
+{
+	if (!s->open)
+		return;
+	s->open = false;
+	lh_hist_record(lh_hist_cpu(id, smp_processor_id()),
+		       div_s64((s64)(now_ns - s->start_ns), LH_NSEC_PER_USEC));
+}
+
+/*
+ * lh_sections_enter - this CPU's sections, or NULL in NMI or when nested
+ * in our own probe; callers run with preemption or interrupts disabled
+ */
+static struct lh_sections_cpu *lh_sections_enter(void)
+{
+	struct lh_sections_cpu *sc;
+
+	if (in_nmi())
+		return NULL;
+	sc = this_cpu_ptr(&lh_sections_cpus);
+	if (sc->busy)
+		return NULL;
+	sc->busy = true;
+	barrier();
+	return sc;
+}
+
+/* lh_sections_leave - end of a probe */
+static void lh_sections_leave(struct lh_sections_cpu *sc)
+{
+	barrier();
+	sc->busy = false;
+}
+
+/* lh_probe_irq_disable - interrupts went off */
+static void notrace lh_probe_irq_disable(void *data, unsigned long ip,
+					 unsigned long parent_ip)
+{
+	struct lh_sections_cpu *sc = lh_sections_enter();
+	u64 now_ns;
+
+	if (!sc)
+		return;
+	now_ns = local_clock();
+	lh_section_open(&sc->irqsoff, now_ns);
+	if (sc->preemptoff.open)
+		lh_section_open(&sc->preemptirqsoff, now_ns);
+	lh_sections_leave(sc);
+}
+
+/* lh_probe_irq_enable - interrupts came back on */
+static void notrace lh_probe_irq_enable(void *data, unsigned long ip,
+					unsigned long parent_ip)
+{
+	struct lh_sections_cpu *sc = lh_sections_enter();
+	u64 now_ns;
+
+	if (!sc)
+		return;
+	now_ns = local_clock();
+	lh_section_close(&sc->irqsoff, LH_HIST_IRQSOFF, now_ns);
+	lh_section_close(&sc->preemptirqsoff, LH_HIST_PREEMPTIRQSOFF, now_ns);
+	lh_sections_leave(sc);
+}
+
+/* lh_probe_preempt_disable - preemption went off */
+static void notrace lh_probe_preempt_disable(void *data, unsigned long ip,
+					     unsigned long parent_ip)
+{
+	struct lh_sections_cpu *sc = lh_sections_enter();
+	u64 now_ns;
+
+	if (!sc)
+		return;
+	now_ns = local_clock();
+	lh_section_open(&sc->preemptoff, now_ns);
+	if (sc->irqsoff.open)
+		lh_section_open(&sc->preemptirqsoff, now_ns);
+	lh_sections_leave(sc);
+}
+
+/* lh_probe_preempt_enable - preemption came back on */
+static void notrace lh_probe_preempt_enable(void *data, unsigned long ip,
+					    unsigned long parent_ip)
+{
+	struct lh_sections_cpu *sc = lh_sections_enter();
+	u64 now_ns;
+
+	if (!sc)
+		return;
+	now_ns = local_clock();
+	lh_section_close(&sc->preemptoff, LH_HIST_PREEMPTOFF, now_ns);
+	lh_section_close(&sc->preemptirqsoff, LH_HIST_PREEMPTIRQSOFF, now_ns);
+	lh_sections_leave(sc);
+}
+
+/* lh_probe_cpu_idle - entering idle: the open sections are not latency */
+static void notrace lh_probe_cpu_idle(void *data, unsigned int state,
+				      unsigned int cpu_id)
+{
+	struct lh_sections_cpu *sc;
+
+	if (state == (unsigned int)PWR_EVENT_EXIT)
+		return;
+	sc = lh_sections_enter();
+	if (!sc)
+		return;
+	sc->irqsoff.open = false;
+	sc->preemptoff.open = false;
+	sc->preemptirqsoff.open = false;
+	lh_sections_leave(sc);
+}
+
+/* Hooked in this order: idle first, then the ends, then the starts. */
+static const struct lh_probe lh_preemptirq_probes[] = {
+	{ LH_TP_CPU_IDLE,		lh_probe_cpu_idle },
+	{ LH_TP_IRQ_ENABLE,		lh_probe_irq_enable },
+	{ LH_TP_PREEMPT_ENABLE,		lh_probe_preempt_enable },
+	{ LH_TP_IRQ_DISABLE,		lh_probe_irq_disable },
+	{ LH_TP_PREEMPT_DISABLE,	lh_probe_preempt_disable },
+};
+
+/* lh_preemptirq_clear - forget every open section; no probe may be running */
+static void lh_preemptirq_clear(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(&lh_sections_cpus, cpu), 0,
+		       sizeof(struct lh_sections_cpu));
+}
+
+/* lh_preemptirq_unavailable - the preemptirq tracepoints must exist */
+static const char *lh_preemptirq_unavailable(void)
+{
+	if (lh_tp_first_missing(lh_preemptirq_probes,
+				ARRAY_SIZE(lh_preemptirq_probes)))
+		return "preemptirq tracepoints not present in this kernel";
+	return NULL;
+}
+
+/* lh_preemptirq_hook - start timing critical sections */
+static int lh_preemptirq_hook(void)
+{
+	check_trace_callback_type_cpu_idle(lh_probe_cpu_idle);
+#ifdef CONFIG_TRACE_IRQFLAGS
+	check_trace_callback_type_irq_enable(lh_probe_irq_enable);
+	check_trace_callback_type_irq_disable(lh_probe_irq_disable);
+#endif
+#ifdef CONFIG_TRACE_PREEMPT_TOGGLE
+	check_trace_callback_type_preempt_enable(lh_probe_preempt_enable);
+	check_trace_callback_type_preempt_disable(lh_probe_preempt_disable);
+#endif
+
+	lh_preemptirq_clear();
+	return lh_tp_hook(lh_preemptirq_probes,
+			  ARRAY_SIZE(lh_preemptirq_probes));
+}
+
+/* lh_preemptirq_unhook - stop timing and forget the open sections */
+static void lh_preemptirq_unhook(void)
+{
+	lh_tp_unhook(lh_preemptirq_probes, ARRAY_SIZE(lh_preemptirq_probes));
+	lh_preemptirq_clear();
+}
+
+const struct lh_switch_ops lh_preemptirq_ops = {
+	.unavailable	= lh_preemptirq_unavailable,
+	.hook		= lh_preemptirq_hook,
+	.unhook		= lh_preemptirq_unhook,
+};
