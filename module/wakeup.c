@@ -117,6 +117,17 @@ static void lh_wakeup_offer(struct lh_wakeup_cpu *wc, struct lh_wakeup *w,
 	*cur = *w;
 }
 
+/*
+ * lh_wakeup_wanted - does the current filter still want this wakeup? The
+ * pid filter may have changed while it was pending.
+ */
+static bool lh_wakeup_wanted(pid_t pid, int prio)
+{
+	pid_t pid_filter = lh_pid(LH_SW_WAKEUP);
+
+	return pid_filter ? pid == pid_filter : prio < MAX_RT_PRIO;
+}
+
 /* lh_wakeup_start - sched_waking/sched_wakeup_new: a task becomes runnable */
 static void lh_wakeup_start(struct task_struct *p)
 {
@@ -262,15 +273,15 @@ static void notrace lh_probe_sched_switch(void *data, bool preempt,
 			cur->sharedprio = true;
 		done = *cur;
 		cur->task = NULL;
-	} else if (prev == cur->task || next->prio < cur->prio) {
+	} else if (prev == cur->task || lh_task_prio(next) < cur->prio) {
 		/* it was running already, or a more important task went first */
 		cur->task = NULL;
-	} else if (next->prio == cur->prio) {
+	} else if (lh_task_prio(next) == cur->prio) {
 		cur->sharedprio = true;
 	}
 	raw_spin_unlock(&wc->lock);
 
-	if (done.task)
+	if (done.task && lh_wakeup_wanted(done.pid, done.prio))
 		lh_wakeup_record(&done, cpu, prev, next, now_ns);
 }
 
