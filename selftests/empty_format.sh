@@ -20,9 +20,8 @@ LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 check_all_empty()
 {
 	for f in $(lh_cpu_files); do
-		if ! cmp -s "$LH_TMP/empty" "$f"; then
-			lh_err "$(lh_name "$f"): differs from the empty histogram: $(cmp "$LH_TMP/empty" "$f" 2>&1 | head -n 1)"
-		fi
+		lh_same_bytes "$LH_TMP/empty" "$f" ||
+			lh_err "$(lh_name "$f"): differs from the empty histogram: $(lh_first_diff "$LH_TMP/empty")"
 	done
 	for f in $(lh_maxlat_files); do
 		lh_expect_content "$f" "(none)"
@@ -40,16 +39,14 @@ grep -v " 0$" "$LH_TMP/empty" >"$LH_TMP/header"
 
 lh_case_begin
 for f in $(lh_cpu_files); do
-	if ! cmp -s "$LH_TMP/empty" "$f"; then
-		lh_err "$(lh_name "$f"): $(cmp "$LH_TMP/empty" "$f" 2>&1 | head -n 1)"
-		diff "$LH_TMP/empty" "$f" 2>/dev/null | head -n 6 | sed 's/^/# /'
-	fi
+	lh_same_bytes "$LH_TMP/empty" "$f" ||
+		lh_err "$(lh_name "$f"): $(lh_first_diff "$LH_TMP/empty")"
 done
 lh_case_end every_cpu_file_is_the_empty_histogram
 
 # seq_file must restart cleanly at any offset: read in 1000-byte pieces
 lh_case_begin
-cpu=$(lh_possible_cpus | head -n 1)
+cpu=$LH_CPU0
 for h in $LH_HISTS; do
 	f=$LH_DIR/$h/CPU$cpu
 	dd if="$f" of="$LH_TMP/pieces" bs=1000 2>/dev/null ||

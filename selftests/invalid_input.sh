@@ -76,21 +76,22 @@ same_value()
 		lh_err "$(lh_name "$1"): reads '$(lh_show "$1")' after rejected write $2, expected '$want'"
 }
 
-# hist_heads HIST - print the header lines of every CPU and max_latency file
+# hist_heads HIST - print the sample counts and max records of HIST (builtins)
 hist_heads()
 {
-	for c in $(lh_possible_cpus); do
-		head -n 4 "$LH_DIR/$1/CPU$c"
-		[ -e "$LH_DIR/$1/max_latency-CPU$c" ] &&
-			cat "$LH_DIR/$1/max_latency-CPU$c"
+	for c in $LH_CPUS; do
+		lh_hist_total "$LH_DIR/$1/CPU$c"
+		if [ -e "$LH_DIR/$1/max_latency-CPU$c" ]; then
+			lh_value "$LH_DIR/$1/max_latency-CPU$c"
+			printf '%s\n' "$LH_VALUE"
+		fi
 	done
 }
 
-# same_hist RESETFILE WHAT - lh_err unless the histogram kept its headers
+# same_hist RESETFILE WHAT - lh_err unless the histogram kept its samples
 same_hist()
 {
-	hist_heads "$hist" >"$LH_TMP/heads.now"
-	cmp -s "$LH_TMP/heads.before" "$LH_TMP/heads.now" ||
+	[ "$(hist_heads "$hist")" = "$heads_before" ] ||
 		lh_err "$hist: data changed by rejected reset write $2"
 }
 
@@ -147,20 +148,20 @@ done
 lh_gen_empty_hist >"$LH_TMP/empty"
 for hist in $LH_HISTS; do
 	lh_case_begin
-	hist_heads "$hist" >"$LH_TMP/heads.before"
-	for c in $(lh_possible_cpus); do
+	heads_before=$(hist_heads "$hist")
+	for c in $LH_CPUS; do
 		cat "$LH_DIR/$hist/CPU$c"
 	done >"$LH_TMP/full.before"
 	try_bad_inputs "$LH_DIR/$hist/reset" "$LH_TMP/bad" same_hist
-	for c in $(lh_possible_cpus); do
+	for c in $LH_CPUS; do
 		cat "$LH_DIR/$hist/CPU$c"
 	done >"$LH_TMP/full.after"
 	cmp -s "$LH_TMP/full.before" "$LH_TMP/full.after" ||
 		lh_err "$hist: CPU files changed by rejected reset writes"
 	# and a valid reset still works afterwards
 	lh_expect_write_ok "$LH_DIR/$hist/reset" 1
-	for c in $(lh_possible_cpus); do
-		cmp -s "$LH_TMP/empty" "$LH_DIR/$hist/CPU$c" ||
+	for c in $LH_CPUS; do
+		lh_same_bytes "$LH_TMP/empty" "$LH_DIR/$hist/CPU$c" ||
 			lh_err "$hist/CPU$c: not empty after a valid reset"
 	done
 	lh_case_end "$(echo "$hist" | tr / _)_reset_rejects_invalid_writes"

@@ -15,6 +15,10 @@
 # "# Totals: pass:N fail:N xfail:0 xpass:0 skip:N error:0", and the kselftest
 # exit codes (0 pass, 1 fail, 4 skip).
 #
+# Under emulation (TCG, root over 9p) every exec costs 60-400 ms, so the
+# helpers use shell builtins (read, case, parameter expansion) wherever a
+# result fits in a variable, and one awk/grep over many files elsewhere.
+#
 # A test case usually checks many things (every CPU file, every control);
 # it calls lh_case_begin, reports each problem with lh_err (a diagnostic
 # line), and ends with lh_case_end "name", which passes only if lh_err was
@@ -225,6 +229,10 @@ lh_setup()
 	elif ! modinfo "$LH_NAME" >/dev/null 2>&1; then
 		lh_skip_all "$LH_NAME is not installed and LH_MODULE is not set"
 	fi
+	# LH_CPUS: the possible CPUs (space separated), LH_CPU0: the first one
+	LH_CPUS=$(lh_possible_cpus | tr '\n' ' ')
+	LH_CPU0=${LH_CPUS%% *}
+	[ -n "$LH_CPU0" ] || lh_skip_all "cannot read /sys/devices/system/cpu/possible"
 	LH_TMP=$(mktemp -d "${TMPDIR:-/tmp}/lh-$LH_TEST.XXXXXX") ||
 		lh_skip_all "cannot create a temporary directory"
 	lh_mark "$LH_TEST start"
@@ -296,18 +304,10 @@ lh_read()
 	cat "$1" 2>/dev/null
 }
 
-# lh_content_is FILE TEXT - true if FILE holds exactly TEXT plus one newline
-lh_content_is()
-{
-	printf '%s\n' "$2" >"$LH_TMP/expect" || return 1
-	cat "$1" >"$LH_TMP/actual" 2>/dev/null || return 1
-	cmp -s "$LH_TMP/expect" "$LH_TMP/actual"
-}
-
 # lh_name PATH - print PATH relative to the debugfs tree or the parameters
 lh_name()
 {
-	LH_N=$(lh_name "$1")
+	LH_N=${1#"$LH_DIR"/}
 	printf '%s\n' "${LH_N#"$LH_SYSMOD"/}"
 }
 
@@ -315,6 +315,43 @@ lh_name()
 lh_show()
 {
 	head -c 80 "$1" 2>/dev/null | awk '{ printf "%s\\n", $0 }'
+}
+
+# lh_content_is FILE TEXT - true if FILE holds exactly TEXT plus one newline
+#
+# Builtins only: the first read must end at a newline with TEXT, the second
+# must find EOF at once.
+lh_content_is()
+{
+	{
+		IFS= read -r LH_L1 || return 1
+		[ "$LH_L1" = "$2" ] || return 1
+		! IFS= read -r LH_L2 && [ -z "$LH_L2" ]
+	} <"$1" 2>/dev/null
+}
+
+# lh_value FILE - LH_VALUE gets the first line of FILE (builtin read)
+lh_value()
+{
+	LH_VALUE=
+	IFS= read -r LH_VALUE <"$1" 2>/dev/null
+}
+
+# lh_same_bytes EXPECTED FILE - true if FILE reads exactly as file EXPECTED
+#
+# debugfs files report st_size 0 and GNU cmp trusts sizes of regular files,
+# so FILE is copied before the comparison; the copy stays in $LH_TMP/same.
+lh_same_bytes()
+{
+	cat "$2" >"$LH_TMP/same" 2>/dev/null || return 1
+	cmp -s "$1" "$LH_TMP/same"
+}
+
+# lh_first_diff EXPECTED - describe where the last lh_same_bytes copy differs
+lh_first_diff()
+{
+	cmp "$1" "$LH_TMP/same" 2>&1 | head -n 1
+	diff "$1" "$LH_TMP/same" 2>/dev/null | sed -n '2,5p'
 }
 
 # lh_expect_content FILE TEXT - lh_err unless FILE holds exactly "TEXT\n"
@@ -389,25 +426,41 @@ lh_expect_write_errno()
 # lh_status_line NAME - print the status line of histogram NAME
 lh_status_line()
 {
-	awk -v n="$1" '$1 == n { print; exit }' "$LH_DIR/status"
+	while IFS= read -r LH_SL; do
+		case $LH_SL in
+		"$1 "*) printf '%s\n' "$LH_SL"; return ;;
+		esac
+	done <"$LH_DIR/status"
 }
 
-# lh_status_field NAME FIELD - print FIELD (available, enabled, bytes) of NAME
+# lh_status_get NAME FIELD - LH_FIELD gets FIELD (available, enabled, bytes)
+# of histogram NAME, empty if missing (builtins only)
+lh_status_get()
+{
+	LH_FIELD=
+	while IFS= read -r LH_SL; do
+		case " $LH_SL" in
+		" $1 $2="* | " $1 "*" $2="*)
+			LH_FIELD=${LH_SL#"$1 "*"$2="}
+			LH_FIELD=${LH_FIELD%% *}
+			return
+			;;
+		esac
+	done <"$LH_DIR/status"
+}
+
+# lh_status_field NAME FIELD - print FIELD of histogram NAME
 lh_status_field()
 {
-	awk -v n="$1" -v f="$2" '$1 == n {
-		for (i = 2; i <= NF; i++)
-			if (index($i, f "=") == 1) {
-				print substr($i, length(f) + 2)
-				exit
-			}
-	}' "$LH_DIR/status"
+	lh_status_get "$1" "$2"
+	printf '%s\n' "$LH_FIELD"
 }
 
 # lh_available NAME - true if status says histogram NAME is available
 lh_available()
 {
-	[ "$(lh_status_field "$1" available)" = 1 ]
+	lh_status_get "$1" available
+	[ "$LH_FIELD" = 1 ]
 }
 
 # lh_enable_available - enable every enable switch whose histograms exist
@@ -425,33 +478,41 @@ lh_enable_available()
 	done
 }
 
-# lh_disable_all - write 0 to every enable switch (timerandwakeup first)
+# lh_disable_all - write 0 to every enable switch that is on (timerandwakeup first)
 lh_disable_all()
 {
 	for LH_X in timerandwakeup missed_timer_offsets wakeup preemptirqsoff; do
-		lh_write "$LH_DIR/enable/$LH_X" 0
+		lh_value "$LH_DIR/enable/$LH_X"
+		[ "$LH_VALUE" = 0 ] || lh_write "$LH_DIR/enable/$LH_X" 0
 	done
 }
 
 # lh_activity - cause wakeups and hrtimer expiries for a moment (~0.2 s)
+#
+# rt_sleeper (when built) adds SCHED_FIFO wakeups, two threads due at the
+# same instants, which the wakeup and sharedprio histograms need.
 lh_activity()
 {
-	for LH_X in 1 2 3 4 5 6 7 8 9 10; do
-		sleep 0.02 2>/dev/null || usleep 20000 2>/dev/null
-	done
+	if [ -x "$LH_BINDIR/rt_sleeper" ]; then
+		"$LH_BINDIR/rt_sleeper" -p 80 -n 2 -i 2000 -l 25 -q >/dev/null 2>&1
+	fi
+	sleep 0.1 2>/dev/null || usleep 100000
 }
 
 # lh_hist_total FILE - print the "#Total samples:" count of a CPUx file
 lh_hist_total()
 {
-	awk '/^#Total samples: / { print $3; exit }' "$1"
+	{
+		read -r LH_L1; read -r LH_L1; read -r LH_L1; read -r LH_L1
+	} <"$1" 2>/dev/null
+	printf '%s\n' "${LH_L1#\#Total samples: }"
 }
 
 # lh_cpu_files - print every CPUx file of every histogram, one a line
 lh_cpu_files()
 {
 	for LH_H in $LH_HISTS; do
-		for LH_C in $(lh_possible_cpus); do
+		for LH_C in $LH_CPUS; do
 			echo "$LH_DIR/$LH_H/CPU$LH_C"
 		done
 	done
@@ -461,7 +522,7 @@ lh_cpu_files()
 lh_maxlat_files()
 {
 	for LH_H in $LH_MAXLAT_HISTS; do
-		for LH_C in $(lh_possible_cpus); do
+		for LH_C in $LH_CPUS; do
 			echo "$LH_DIR/$LH_H/max_latency-CPU$LH_C"
 		done
 	done

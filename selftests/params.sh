@@ -24,8 +24,8 @@ expect_enabled()
 {
 	lh_expect_content "$P/enable_$1" "$2"
 	lh_expect_content "$LH_DIR/enable/$1" "$2"
-	[ "$(lh_status_field "$1" enabled)" = "$2" ] ||
-		lh_err "status $1: enabled=$(lh_status_field "$1" enabled), expected $2"
+	lh_status_get "$1" enabled
+	[ "$LH_FIELD" = "$2" ] || lh_err "status $1: enabled=$LH_FIELD, expected $2"
 }
 
 # expect_param_rejects PARAM ERRNO VALUE... - each VALUE fails, PARAM keeps its value
@@ -34,11 +34,13 @@ expect_param_rejects()
 	pr_param=$1
 	pr_errno=$2
 	shift 2
-	pr_before=$(cat "$P/$pr_param")
+	lh_value "$P/$pr_param"
+	pr_before=$LH_VALUE
 	for v in "$@"; do
 		lh_expect_write_errno "$P/$pr_param" "$v" "$pr_errno"
-		[ "$(cat "$P/$pr_param")" = "$pr_before" ] ||
-			lh_err "$pr_param: changed to '$(cat "$P/$pr_param")' by rejected '$v'"
+		lh_value "$P/$pr_param"
+		[ "$LH_VALUE" = "$pr_before" ] ||
+			lh_err "$pr_param: changed to '$LH_VALUE' by rejected '$v'"
 	done
 }
 
@@ -151,7 +153,7 @@ lh_disable_all
 lh_diag "samples before reset=all: $(lh_samples_sum)"
 lh_expect_write_ok "$P/reset" all
 for f in $(lh_cpu_files); do
-	cmp -s "$LH_TMP/empty" "$f" || lh_err "$(lh_name "$f"): not empty after reset=all"
+	lh_same_bytes "$LH_TMP/empty" "$f" || lh_err "$(lh_name "$f"): not empty after reset=all"
 done
 for f in $(lh_maxlat_files); do
 	lh_expect_content "$f" "(none)"

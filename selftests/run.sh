@@ -60,6 +60,7 @@ for t in $tests; do
 	# The subtest's output streams through (so a hang shows how far it got)
 	# and is kept for its totals line.
 	: >"$tmp/out"
+	t_start=$(date +%s)
 	{
 		# shellcheck disable=SC2086 # $with_timeout is a command and an argument
 		$with_timeout ${LH_SHELL:-sh} "./$t" 2>&1
@@ -70,6 +71,7 @@ for t in $tests; do
 	done
 	rc=$(cat "$tmp/rc" 2>/dev/null)
 	rc=${rc:-1}
+	echo "# selftests: latency_hist: $t: $(($(date +%s) - t_start)) s"
 
 	totals=$(grep '^# Totals: ' "$tmp/out" | tail -n 1)
 	if [ -n "$totals" ]; then

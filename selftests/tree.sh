@@ -33,12 +33,12 @@ expected_tree()
 	for h in $LH_HISTS; do
 		echo "./$h $D_DIR"
 		echo "./$h/reset $D_WO"
-		for c in $(lh_possible_cpus); do
+		for c in $LH_CPUS; do
 			echo "./$h/CPU$c $D_RO"
 		done
 	done
 	for h in $LH_MAXLAT_HISTS; do
-		for c in $(lh_possible_cpus); do
+		for c in $LH_CPUS; do
 			echo "./$h/max_latency-CPU$c $D_RO"
 		done
 	done
@@ -64,7 +64,7 @@ awk 'NR == FNR { want[$1] = 1; next }
 while IFS= read -r line; do
 	lh_err "$line"
 done <"$LH_TMP/diff"
-lh_diag "possible CPUs: $(lh_possible_cpus | tr '\n' ' ')"
+lh_diag "possible CPUs: $LH_CPUS"
 lh_case_end tree_has_exact_names_for_every_possible_cpu
 
 lh_case_begin
@@ -172,12 +172,9 @@ lh_activity
 lh_disable_all
 find "$LH_DIR" -type f >"$LH_TMP/files"
 ls "$LH_SYSMOD"/parameters/* >>"$LH_TMP/files" 2>/dev/null
-: >"$LH_TMP/leaks"
-while IFS= read -r f; do
-	case $f in */reset) continue ;; esac
-	grep -iE '0xffff|(^|[^0-9a-f])ffff[0-9a-f]{12}([^0-9a-f]|$)' "$f" |
-		sed "s|^|$f: |" >>"$LH_TMP/leaks"
-done <"$LH_TMP/files"
+# shellcheck disable=SC2046 # paths hold no spaces
+grep -iHE '0xffff|(^|[^0-9a-f])ffff[0-9a-f]{12}([^0-9a-f]|$)' \
+	$(grep -v '/reset$' "$LH_TMP/files") >"$LH_TMP/leaks" 2>/dev/null
 while IFS= read -r line; do
 	lh_err "looks like a kernel address: $line"
 done <"$LH_TMP/leaks"
