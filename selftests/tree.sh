@@ -5,9 +5,9 @@
 # tree.sh - after load, the debugfs tree is exactly the one of INTERFACE.md
 #
 # Proves: every file and directory exists with its exact name for every
-# possible CPU and nothing else does; every mode is root-only (directories
-# 0700, CPUx and max_latency-CPUx 0400, reset 0200, pid and enable 0600,
-# status 0400); status holds the seven lines in order with the documented
+# possible CPU and nothing else does; every file is root-only (CPUx and
+# max_latency-CPUx 0400, reset 0200, pid and enable 0600, status 0400;
+# directories are debugfs's fixed 0755, under the 0700 debugfs mount); status holds the seven lines in order with the documented
 # fields, all disabled and empty after load; on a kernel without the
 # preemptirq tracepoints the three critical-section histograms report
 # available=0 with a reason and enabling them fails with ENODEV plus one
@@ -16,7 +16,7 @@
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
 
-D_DIR=drwx------
+D_DIR=drwxr-xr-x
 D_RO=-r--------
 D_WO=--w-------
 D_RW=-rw-------
