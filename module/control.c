@@ -182,8 +182,10 @@ static void lh_switch_off(enum lh_switch_id sw)
 		lh_switch_off(LH_SW_TIMERANDWAKEUP);
 
 	WRITE_ONCE(lh_switch_on[sw], false);
-	if (ops)
-		ops->unhook();
+	if (ops) {
+		lh_tp_unhook(ops->probes, ops->nr_probes);
+		ops->clear();
+	}
 }
 
 /* lh_switch_on_locked - turn one switch on; caller holds lh_control_lock */
@@ -211,7 +213,8 @@ static int lh_switch_on_locked(enum lh_switch_id sw)
 		return ret;
 
 	if (ops) {
-		ret = ops->hook();
+		ops->clear();
+		ret = lh_tp_hook(ops->probes, ops->nr_probes);
 		if (ret)
 			return ret;
 	}
@@ -370,7 +373,8 @@ void lh_status_show(struct seq_file *m)
 }
 
 /**
- * lh_control_init() - learn which switches this kernel supports
+ * lh_control_init() - prepare the probe files; learn which switches this
+ * kernel supports
  *
  * Context: module init, after lh_tp_lookup().
  * Return: 0.
@@ -382,8 +386,11 @@ int lh_control_init(void)
 	for (sw = 0; sw < LH_NR_SWITCHES; sw++) {
 		const struct lh_switch_ops *ops = lh_switches[sw].ops;
 
-		if (ops)
-			lh_switch_reason[sw] = ops->unavailable();
+		if (!ops)
+			continue;
+		lh_switch_reason[sw] = ops->prepare();
+		if (lh_tp_first_missing(ops->probes, ops->nr_probes))
+			lh_switch_reason[sw] = ops->missing;
 	}
 	if (lh_switch_reason[LH_SW_WAKEUP])
 		lh_switch_reason[LH_SW_TIMERANDWAKEUP] =

@@ -43,6 +43,13 @@
 #include <latency_hist/control.h>
 #include <latency_hist/tracepoints.h>
 
+/* The two things a CPU can switch off; each has a section of its own. */
+enum lh_off {
+	LH_OFF_IRQS,
+	LH_OFF_PREEMPT,
+	LH_NR_OFF
+};
+
 /*
  * struct lh_section - one kind of open critical section on one CPU
  * @start_ns: local_clock() when it began
@@ -55,13 +62,17 @@ struct lh_section {
 
 /* struct lh_sections_cpu - the open sections of one CPU; only it touches them */
 struct lh_sections_cpu {
-	struct lh_section irqsoff;
-	struct lh_section preemptoff;
-	struct lh_section preemptirqsoff;
-	bool busy;		/* inside one of our probes */
+	struct lh_section off[LH_NR_OFF];	/* irqsoff, preemptoff */
+	struct lh_section both;			/* preemptirqsoff */
+	bool busy;				/* inside one of our probes */
 };
 
 static DEFINE_PER_CPU(struct lh_sections_cpu, lh_sections_cpus);
+
+static const enum lh_hist_id lh_off_hist[LH_NR_OFF] = {
+	[LH_OFF_IRQS]		= LH_HIST_IRQSOFF,
+	[LH_OFF_PREEMPT]	= LH_HIST_PREEMPTOFF,
+};
 
 /* lh_section_open - start timing unless a section is open already */
 static void lh_section_open(struct lh_section *s, u64 now_ns)
@@ -108,9 +119,8 @@ static void lh_sections_leave(struct lh_sections_cpu *sc)
 	sc->busy = false;
 }
 
-/* lh_probe_irq_disable - interrupts went off */
-static void notrace lh_probe_irq_disable(void *data, unsigned long ip,
-					 unsigned long parent_ip)
+/* lh_went_off - @what went off: open its section, and "both" if the other is off */
+static void lh_went_off(enum lh_off what)
 {
 	struct lh_sections_cpu *sc = lh_sections_enter();
 	u64 now_ns;
@@ -118,56 +128,52 @@ static void notrace lh_probe_irq_disable(void *data, unsigned long ip,
 	if (!sc)
 		return;
 	now_ns = local_clock();
-	lh_section_open(&sc->irqsoff, now_ns);
-	if (sc->preemptoff.open)
-		lh_section_open(&sc->preemptirqsoff, now_ns);
+	lh_section_open(&sc->off[what], now_ns);
+	if (sc->off[!what].open)
+		lh_section_open(&sc->both, now_ns);
 	lh_sections_leave(sc);
+}
+
+/* lh_came_on - @what came back on: close its section and "both" */
+static void lh_came_on(enum lh_off what)
+{
+	struct lh_sections_cpu *sc = lh_sections_enter();
+	u64 now_ns;
+
+	if (!sc)
+		return;
+	now_ns = local_clock();
+	lh_section_close(&sc->off[what], lh_off_hist[what], now_ns);
+	lh_section_close(&sc->both, LH_HIST_PREEMPTIRQSOFF, now_ns);
+	lh_sections_leave(sc);
+}
+
+/* lh_probe_irq_disable - interrupts went off */
+static void notrace lh_probe_irq_disable(void *data, unsigned long ip,
+					 unsigned long parent_ip)
+{
+	lh_went_off(LH_OFF_IRQS);
 }
 
 /* lh_probe_irq_enable - interrupts came back on */
 static void notrace lh_probe_irq_enable(void *data, unsigned long ip,
 					unsigned long parent_ip)
 {
-	struct lh_sections_cpu *sc = lh_sections_enter();
-	u64 now_ns;
-
-	if (!sc)
-		return;
-	now_ns = local_clock();
-	lh_section_close(&sc->irqsoff, LH_HIST_IRQSOFF, now_ns);
-	lh_section_close(&sc->preemptirqsoff, LH_HIST_PREEMPTIRQSOFF, now_ns);
-	lh_sections_leave(sc);
+	lh_came_on(LH_OFF_IRQS);
 }
 
 /* lh_probe_preempt_disable - preemption went off */
 static void notrace lh_probe_preempt_disable(void *data, unsigned long ip,
 					     unsigned long parent_ip)
 {
-	struct lh_sections_cpu *sc = lh_sections_enter();
-	u64 now_ns;
-
-	if (!sc)
-		return;
-	now_ns = local_clock();
-	lh_section_open(&sc->preemptoff, now_ns);
-	if (sc->irqsoff.open)
-		lh_section_open(&sc->preemptirqsoff, now_ns);
-	lh_sections_leave(sc);
+	lh_went_off(LH_OFF_PREEMPT);
 }
 
 /* lh_probe_preempt_enable - preemption came back on */
 static void notrace lh_probe_preempt_enable(void *data, unsigned long ip,
 					    unsigned long parent_ip)
 {
-	struct lh_sections_cpu *sc = lh_sections_enter();
-	u64 now_ns;
-
-	if (!sc)
-		return;
-	now_ns = local_clock();
-	lh_section_close(&sc->preemptoff, LH_HIST_PREEMPTOFF, now_ns);
-	lh_section_close(&sc->preemptirqsoff, LH_HIST_PREEMPTIRQSOFF, now_ns);
-	lh_sections_leave(sc);
+	lh_came_on(LH_OFF_PREEMPT);
 }
 
 /* lh_probe_cpu_idle - entering idle: the open sections are not latency */
@@ -181,9 +187,9 @@ static void notrace lh_probe_cpu_idle(void *data, unsigned int state,
 	sc = lh_sections_enter();
 	if (!sc)
 		return;
-	sc->irqsoff.open = false;
-	sc->preemptoff.open = false;
-	sc->preemptirqsoff.open = false;
+	sc->off[LH_OFF_IRQS].open = false;
+	sc->off[LH_OFF_PREEMPT].open = false;
+	sc->both.open = false;
 	lh_sections_leave(sc);
 }
 
@@ -206,17 +212,8 @@ static void lh_preemptirq_clear(void)
 		       sizeof(struct lh_sections_cpu));
 }
 
-/* lh_preemptirq_unavailable - the preemptirq tracepoints must exist */
-static const char *lh_preemptirq_unavailable(void)
-{
-	if (lh_tp_first_missing(lh_preemptirq_probes,
-				ARRAY_SIZE(lh_preemptirq_probes)))
-		return "preemptirq tracepoints not present in this kernel";
-	return NULL;
-}
-
-/* lh_preemptirq_hook - start timing critical sections */
-static int lh_preemptirq_hook(void)
+/* lh_preemptirq_prepare - type-check the probes where the kernel declares them */
+static const char *lh_preemptirq_prepare(void)
 {
 	check_trace_callback_type_cpu_idle(lh_probe_cpu_idle);
 #ifdef CONFIG_TRACE_IRQFLAGS
@@ -227,21 +224,13 @@ static int lh_preemptirq_hook(void)
 	check_trace_callback_type_preempt_enable(lh_probe_preempt_enable);
 	check_trace_callback_type_preempt_disable(lh_probe_preempt_disable);
 #endif
-
-	lh_preemptirq_clear();
-	return lh_tp_hook(lh_preemptirq_probes,
-			  ARRAY_SIZE(lh_preemptirq_probes));
-}
-
-/* lh_preemptirq_unhook - stop timing and forget the open sections */
-static void lh_preemptirq_unhook(void)
-{
-	lh_tp_unhook(lh_preemptirq_probes, ARRAY_SIZE(lh_preemptirq_probes));
-	lh_preemptirq_clear();
+	return NULL;
 }
 
 const struct lh_switch_ops lh_preemptirq_ops = {
-	.unavailable	= lh_preemptirq_unavailable,
-	.hook		= lh_preemptirq_hook,
-	.unhook		= lh_preemptirq_unhook,
+	.probes		= lh_preemptirq_probes,
+	.nr_probes	= ARRAY_SIZE(lh_preemptirq_probes),
+	.missing	= "preemptirq tracepoints not present in this kernel",
+	.prepare	= lh_preemptirq_prepare,
+	.clear		= lh_preemptirq_clear,
 };

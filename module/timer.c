@@ -275,10 +275,14 @@ static void lh_timer_clear(void)
 		       sizeof(struct lh_timer_offset));
 }
 
-/* lh_timer_unavailable - learn hrtimer_wakeup; check the tracepoints */
-static const char *lh_timer_unavailable(void)
+/* lh_timer_prepare - type-check the probes; learn hrtimer_wakeup */
+static const char *lh_timer_prepare(void)
 {
 	struct hrtimer_sleeper sl;
+
+	check_trace_callback_type_hrtimer_start(lh_probe_hrtimer_start);
+	check_trace_callback_type_hrtimer_expire_exit(lh_probe_hrtimer_expire_exit);
+	check_trace_callback_type_hrtimer_expire_entry(lh_probe_hrtimer_expire_entry);
 
 	lh_hrtimer_sleeper_on_stack(&sl);
 	lh_hrtimer_wakeup = ACCESS_PRIVATE(&sl.timer, function);
@@ -286,31 +290,13 @@ static const char *lh_timer_unavailable(void)
 
 	if (!lh_hrtimer_wakeup)
 		return "cannot identify sleeper timers in this kernel";
-	if (lh_tp_first_missing(lh_timer_probes, ARRAY_SIZE(lh_timer_probes)))
-		return "hrtimer tracepoints not found";
 	return NULL;
 }
 
-/* lh_timer_hook - start measuring sleeper timers */
-static int lh_timer_hook(void)
-{
-	check_trace_callback_type_hrtimer_start(lh_probe_hrtimer_start);
-	check_trace_callback_type_hrtimer_expire_exit(lh_probe_hrtimer_expire_exit);
-	check_trace_callback_type_hrtimer_expire_entry(lh_probe_hrtimer_expire_entry);
-
-	lh_timer_clear();
-	return lh_tp_hook(lh_timer_probes, ARRAY_SIZE(lh_timer_probes));
-}
-
-/* lh_timer_unhook - stop measuring and forget what was in flight */
-static void lh_timer_unhook(void)
-{
-	lh_tp_unhook(lh_timer_probes, ARRAY_SIZE(lh_timer_probes));
-	lh_timer_clear();
-}
-
 const struct lh_switch_ops lh_timer_ops = {
-	.unavailable	= lh_timer_unavailable,
-	.hook		= lh_timer_hook,
-	.unhook		= lh_timer_unhook,
+	.probes		= lh_timer_probes,
+	.nr_probes	= ARRAY_SIZE(lh_timer_probes),
+	.missing	= "hrtimer tracepoints not found",
+	.prepare	= lh_timer_prepare,
+	.clear		= lh_timer_clear,
 };

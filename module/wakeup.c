@@ -307,35 +307,20 @@ static void lh_wakeup_clear(void)
 	}
 }
 
-/* lh_wakeup_unavailable - wakeup needs only scheduler tracepoints */
-static const char *lh_wakeup_unavailable(void)
-{
-	if (lh_tp_first_missing(lh_wakeup_probes, ARRAY_SIZE(lh_wakeup_probes)))
-		return "scheduler tracepoints not found";
-	return NULL;
-}
-
-/* lh_wakeup_hook - start following wakeups */
-static int lh_wakeup_hook(void)
+/* lh_wakeup_prepare - type-check the probes; wakeup needs nothing else */
+static const char *lh_wakeup_prepare(void)
 {
 	check_trace_callback_type_sched_switch(lh_probe_sched_switch);
 	check_trace_callback_type_sched_migrate_task(lh_probe_sched_migrate_task);
 	check_trace_callback_type_sched_wakeup_new(lh_probe_sched_wakeup_new);
 	check_trace_callback_type_sched_waking(lh_probe_sched_waking);
-
-	lh_wakeup_clear();
-	return lh_tp_hook(lh_wakeup_probes, ARRAY_SIZE(lh_wakeup_probes));
-}
-
-/* lh_wakeup_unhook - stop following wakeups and forget the pending ones */
-static void lh_wakeup_unhook(void)
-{
-	lh_tp_unhook(lh_wakeup_probes, ARRAY_SIZE(lh_wakeup_probes));
-	lh_wakeup_clear();
+	return NULL;
 }
 
 const struct lh_switch_ops lh_wakeup_ops = {
-	.unavailable	= lh_wakeup_unavailable,
-	.hook		= lh_wakeup_hook,
-	.unhook		= lh_wakeup_unhook,
+	.probes		= lh_wakeup_probes,
+	.nr_probes	= ARRAY_SIZE(lh_wakeup_probes),
+	.missing	= "scheduler tracepoints not found",
+	.prepare	= lh_wakeup_prepare,
+	.clear		= lh_wakeup_clear,
 };

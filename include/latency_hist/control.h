@@ -15,6 +15,7 @@
 #include <linux/types.h>
 
 #include <latency_hist/hist.h>
+#include <latency_hist/tracepoints.h>
 
 #define LH_WRITE_MAX	64	/* bytes; a longer control write is invalid */
 
@@ -47,15 +48,22 @@ struct lh_hist_type {
 };
 
 /*
- * struct lh_switch_ops - what a latency type's probe file provides.
- * @unavailable: why this kernel cannot measure it, or NULL (called at init)
- * @hook:        attach the probes; histograms are allocated already
- * @unhook:      detach them; on return no probe runs and tracking is cleared
+ * struct lh_switch_ops - what a latency type's probe file provides; control.c
+ * hooks and unhooks the probes.
+ * @probes:    the probe set, hooked in array order, unhooked in reverse
+ * @nr_probes: its length
+ * @missing:   the status reason when a tracepoint of the set is absent
+ * @prepare:   at load time: type-check the probes, learn what they need;
+ *             returns another reason this kernel cannot measure the type,
+ *             or NULL
+ * @clear:     forget all per-CPU tracking; no probe of the set is running
  */
 struct lh_switch_ops {
-	const char *(*unavailable)(void);
-	int (*hook)(void);
-	void (*unhook)(void);
+	const struct lh_probe *probes;
+	int nr_probes;
+	const char *missing;
+	const char *(*prepare)(void);
+	void (*clear)(void);
 };
 
 /* struct lh_switch - static description of one enable switch */
