@@ -27,6 +27,8 @@
 #         guest through the shared root) and LH_QUICK; read its last "# Totals: pass:P fail:F xfail:X
 #         xpass:XP skip:S error:E" line (pass+xfail pass; fail+error+xpass fail; skip skips)
 #      d. the build and the guest dmesg check are one test each
+#   5. scripts/test-dkms.sh for every tested kernel with installed headers: one test each
+# LH_TESTS="a.sh b.sh" runs only those selftests (passed to run.sh in the guest).
 # Output: a summary line per kernel, then the last line "N passed, N failed, N skipped".
 # Exit status: 0 only if nothing failed and every kernel booted.
 # Logs: build/logs/R.build.log, R.log (serial console), R.out (selftest output), R.dmesg, R.result.
@@ -43,6 +45,7 @@ total_pass=0
 total_fail=0
 total_skip=0
 # One summary line per kernel / host step, printed at the end.
+dkms_releases=()
 summaries=()
 
 # die - print an error and exit (used for usage errors only; test failures are counted)
@@ -135,6 +138,18 @@ build_for_kernel() {
 	return "$rc"
 }
 
+# run_dkms_tests - dkms add/build against the headers of every tested packaged kernel
+run_dkms_tests() {
+	local log=$LH_LOGS/dkms.log p f
+	[ "${#dkms_releases[@]}" -gt 0 ] || return 0
+	log "== dkms: add and build for ${dkms_releases[*]}"
+	"$LH_SCRIPTS/test-dkms.sh" "${dkms_releases[@]}" > "$log" 2>&1 || true
+	p=$(grep -c '^ok dkms build' "$log" || true)
+	f=$((${#dkms_releases[@]} - p))
+	count "$p" "$f" 0
+	summaries+=("dkms: $p passed, $f failed (see $log)")
+}
+
 # parse_totals - print "pass fail skip" from the last top-level KTAP "# Totals:" line of a file
 parse_totals() {
 	local line
@@ -168,6 +183,7 @@ test_kernel() {
 		return 0
 	fi
 	count 1 0 0
+	[ -d "/lib/modules/$LH_KREL/build" ] && dkms_releases+=("$LH_KREL")
 	if [ ! -f "$src/selftests/run.sh" ]; then
 		count 0 1 0
 		summaries+=("kernel $k ($LH_KREL): build ok; selftests FAILED: selftests/run.sh is missing")
@@ -176,6 +192,7 @@ test_kernel() {
 
 	local -a envs=(--env "LH_MODULE=$src/latency_hist.ko" --env "LH_SELFTEST_DIR=$src/selftests"
 		--env "LH_QUICK=$quick")
+	[ -n "${LH_TESTS:-}" ] && envs+=(--env "LH_TESTS=$LH_TESTS")
 	[ -f "$src/selftests/lh_load_test.ko" ] && envs+=(--env "LH_LOAD_TEST_MODULE=$src/selftests/lh_load_test.ko")
 	log "== $k ($LH_KREL): selftests in the VM"
 	"$LH_SCRIPTS/vm-run.sh" --timeout "$timeout" --log-dir "$LH_LOGS" --cwd "$src/selftests" \
@@ -240,6 +257,7 @@ main() {
 	for k in $kernels; do
 		test_kernel "$k" "$quick" "$timeout"
 	done
+	run_dkms_tests
 
 	echo
 	echo "== summary ($(($(date +%s) - t0))s)"
