@@ -1,0 +1,77 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2119,SC2015,SC2086 # lh_load_or_bail takes optional parameters; A && B || C reports; word lists
+#
+# wakeup_higher_prio_first.sh - a wakeup overtaken by a more important task
+# produces no sample
+#
+# Proves (Documentation/latency_hist.rst, "If a more important task is
+# switched in first, the sample is dropped"): rt_sleeper -p 80,90 -c 1 runs a
+# SCHED_FIFO 80 and a SCHED_FIFO 90 thread on one grid on CPU 1, woken by the
+# same timer interrupt; the 90 one always runs first.
+#
+#  1. pid filter on the FIFO 80 thread: every one of its L wakeups is
+#     overtaken, so wakeup + sharedprio hold none of its samples. Only an
+#     overrun of the 90 thread (it skips an instant, the 80 one wakes alone)
+#     can give one: total <= overruns + 1 (the boundary).
+#  2. pid filter on the FIFO 90 thread, same program: L +-1 samples, all in
+#     wakeup/ (nothing of equal priority on the way; the FIFO 80 wakee is
+#     less important), and the max record names it with priority 90. This
+#     shows run 1 had wakeups to drop.
+
+LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
+. "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/sleeper_lib.sh"
+
+L=100
+PERIOD=20000
+
+sl_setup
+lh_plan 3
+lh_load_or_bail
+
+# run N - filter on the Nth thread (1: FIFO 80, 2: FIFO 90); sets tid, ov
+run()
+{
+	sl_start "$LH_TMP/sl" -c 1 -p 80,90 -i $PERIOD -l $L ||
+		lh_bail "rt_sleeper did not start"
+	tid=$(sl_tid "$1")
+	sl_filter wakeup "$tid"
+	sl_reset wakeup wakeup/sharedprio
+	sl_enable wakeup
+	sl_go
+	sl_wait
+	lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
+	ov=$(sl_overruns_sum)
+	sl_show_summary
+	sl_show_totals wakeup wakeup/sharedprio
+	sl_show_maxrecs wakeup
+}
+
+lh_case_begin
+run 1
+loops=$(sl_field "$tid" loops)
+[ "$loops" = $L ] || lh_err "the FIFO 80 thread did $loops loops, expected $L"
+total=$(sl_total_all wakeup wakeup/sharedprio)
+[ "$total" -le $((ov + 1)) ] ||
+	lh_err "$total samples of the FIFO 80 thread $tid (overruns $ov), expected none: the FIFO 90 one always ran first"
+lh_case_end overtaken_wakeups_produce_no_sample
+
+lh_case_begin
+run 2
+excl=$(sl_total_all wakeup)
+shared=$(sl_total_all wakeup/sharedprio)
+sl_in_range "$excl" $((L - 1)) $((L + 1)) ||
+	lh_err "wakeup/ holds $excl samples of the FIFO 90 thread $tid, expected $L +-1"
+[ "$shared" = 0 ] || lh_err "sharedprio holds $shared samples of the FIFO 90 thread, expected 0"
+if sl_maxrec wakeup 1 && [ -z "$MR_NONE" ]; then
+	[ "$MR_VPID" = "$tid" ] || lh_err "wakeup/max_latency-CPU1 victim $MR_VPID, expected $tid"
+	[ "$MR_VPRIO" = 90 ] || lh_err "wakeup/max_latency-CPU1 priority $MR_VPRIO, expected 90"
+else
+	lh_err "wakeup/max_latency-CPU1 has no record: '$MR_LINE'"
+fi
+lh_case_end the_task_that_runs_first_gets_every_sample
+
+lh_unload_or_bail
+lh_case_dmesg_clean
+lh_finished

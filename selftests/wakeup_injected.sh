@@ -1,0 +1,105 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2119,SC2015,SC2086 # lh_load_or_bail takes optional parameters; A && B || C reports; word lists
+#
+# wakeup_injected.sh - preemption held off on the sleeper's CPU shows up as
+# wakeup latency, blamed on the thread that held it
+#
+# Proves (Documentation/latency_hist.rst, "wakeup/", "max_latency-CPUx"):
+# while lh_load_test holds preemption off on CPU 1 for N = 8000 us at a time,
+# a SCHED_FIFO 80 sleeper pinned to CPU 1 (pid filter on it) that is due
+# inside such a section cannot run until the section ends; so wakeup/CPU1's
+# maximum is >= N/2, every wakeup is still counted (total = L +-1), and the
+# max record's victim is the sleeper and its culprit is lh_load_test (the
+# task switched out for it): the worst case is the one the sections made,
+# not one the emulator made.
+#
+# Why N/2 is safe: the sleeper is due every P = 10 ms; sections of N = 8 ms
+# repeat every N + gap, gap = 1 ms (+ up to 1/8 usleep slack and the
+# kthread's own wakeup), i.e. about every 9.2 ms. The sleeper's due instant
+# thus slides through the sections by about 0.8 ms per period: of any 11
+# consecutive periods at least one is due within the first ~1 ms of a
+# section and waits >= N - 1 ms = 7 ms. 30 sections overlap >= 20 periods.
+# Emulation jitter moves the phases but cannot shorten a section (the
+# kthread spins N us on the monotonic clock), so 7 ms holds with room, and
+# N/2 = 4 ms leaves 3 ms for the grid not lining up as computed.
+
+LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
+. "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/sleeper_lib.sh"
+
+L=40
+PERIOD=10000
+N=8000
+BOUND=$((N / 2))
+SECTIONS=30
+PRIO=80
+
+sl_setup
+[ -n "${LH_LOAD_TEST_MODULE:-}" ] && [ -r "$LH_LOAD_TEST_MODULE" ] ||
+	lh_skip_all "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
+lh_plan 3
+lh_load_or_bail
+sl_loadtest_load cpu=1 mode=preempt delay_us=$N count=$SECTIONS gap_us=1000 ||
+	lh_bail "lh_load_test not available"
+
+# run_sleeper WITH_LOAD - one pid-filtered run of the sleeper on CPU 1
+run_sleeper()
+{
+	sl_start "$LH_TMP/sl" -c 1 -p $PRIO -i $PERIOD -l $L ||
+		lh_bail "rt_sleeper did not start"
+	tid=$SL_TID
+	sl_filter wakeup "$tid"
+	sl_reset wakeup wakeup/sharedprio
+	sl_enable wakeup
+	sl_go
+	if [ "$1" = 1 ]; then
+		sl_loadtest_trigger || lh_err "lh_load_test trigger failed"
+	fi
+	sl_wait
+	lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
+	sl_show_summary
+	sl_show_totals wakeup wakeup/sharedprio
+	sl_show_maxrecs wakeup
+}
+
+# The same run without sections, for the log only: emulation alone can
+# exceed the bound now and then (a vCPU thread preempted on a busy host), so
+# the bound alone proves little; the culprit check below is what tells the
+# sections from the emulator.
+lh_case_begin
+run_sleeper 0
+lh_diag "without sections: wakeup/CPU1 maximum $(sl_hist_max wakeup 1) us"
+
+done_before=$(cat "$SL_LT_PARAMS/sections_done")
+run_sleeper 1
+done_after=$(cat "$SL_LT_PARAMS/sections_done")
+[ $((done_after - done_before)) -eq $SECTIONS ] ||
+	lh_err "lh_load_test ran $((done_after - done_before)) sections, expected $SECTIONS"
+total=$(sl_total_all wakeup wakeup/sharedprio)
+sl_in_range "$total" $((L - 1)) $((L + 1)) ||
+	lh_err "wakeup + sharedprio hold $total samples of tid $tid, expected $L +-1"
+m=$(sl_hist_max wakeup 1)
+if [ "$m" = "<undef>" ]; then
+	lh_err "wakeup/CPU1 is empty"
+elif [ "$m" -lt $BOUND ]; then
+	lh_err "wakeup/CPU1 maximum $m us < $BOUND us with $N us preempt-off sections"
+fi
+lh_case_end preempt_off_sections_raise_the_wakeup_max
+
+lh_case_begin
+if ! sl_maxrec wakeup 1 || [ -n "$MR_NONE" ]; then
+	lh_err "wakeup/max_latency-CPU1: no valid record: '$MR_LINE'"
+else
+	[ "$MR_VPID" = "$tid" ] || lh_err "victim pid $MR_VPID, expected $tid"
+	[ "$MR_VCOMM" = rt_sleeper ] || lh_err "victim comm '$MR_VCOMM', expected rt_sleeper"
+	[ "$MR_VPRIO" = $PRIO ] || lh_err "victim priority $MR_VPRIO, expected $PRIO"
+	[ "$MR_CCOMM" = lh_load_test ] || lh_err "culprit comm '$MR_CCOMM', expected lh_load_test"
+	[ "$MR_LAT" = "$m" ] || lh_err "record latency $MR_LAT != histogram maximum $m"
+fi
+lh_case_end max_record_blames_lh_load_test
+
+sl_loadtest_unload
+lh_unload_or_bail
+lh_case_dmesg_clean
+lh_finished

@@ -1,0 +1,109 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2119,SC2015,SC2086 # lh_load_or_bail takes optional parameters; A && B || C reports; word lists
+#
+# wakeup_migrate.sh - a wakeup that migrates before it runs is filed on the
+# CPU that runs it
+#
+# Proves (Documentation/latency_hist.rst, "If the task is moved to another
+# CPU before it runs (sched_migrate_task), its wakeup follows it and the
+# sample is filed on the CPU that finally switches it in"):
+# rt_sleeper -c 0 -m 1 moves its SCHED_FIFO 80 thread while it sleeps, so
+# wakeup k's timer fires on the CPU it slept on and the task runs on the
+# other: odd wakeups run on CPU 1, even ones on CPU 0 ("migrated" counts
+# the wakeups whose CPU changed). Pid filter on the thread.
+#
+#  1. no load: every wakeup is followed across the move (total L +-1; a
+#     wakeup left behind on the waking CPU would never be switched in there
+#     and be lost), and the per-CPU counts match the CPUs that ran them:
+#     CPU 1 ~ ceil(L/2), CPU 0 ~ floor(L/2), +-1 plus one per missed move.
+#  2. lh_load_test holds preemption off on CPU 1 for 8000 us sections: the
+#     wakeups that fire on CPU 0 and run on CPU 1 wait for a section to end.
+#     That latency must be on CPU 1 (max >= 4000 us, bound as in
+#     wakeup_injected.sh; max record: victim the sleeper, culprit
+#     lh_load_test) and not on CPU 0, the waking CPU: lh_load_test is bound
+#     to CPU 1 and can only be switched out there, so a CPU 0 record that
+#     blames it would be a sample filed where the wakeup started. (CPU 0's
+#     maximum itself is not compared: a remote wakeup under emulation alone
+#     can take longer than a section.)
+
+LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
+. "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/sleeper_lib.sh"
+
+L=40
+PERIOD=20000
+N=8000
+BOUND=$((N / 2))
+
+sl_setup
+lh_plan 3
+lh_load_or_bail
+
+# run WITH_LOAD - one pid-filtered migrating run; sets tid, mig, total
+run()
+{
+	sl_start "$LH_TMP/sl" -c 0 -m 1 -p 80 -i $PERIOD -l $L ||
+		lh_bail "rt_sleeper did not start"
+	tid=$SL_TID
+	sl_filter wakeup "$tid"
+	sl_reset wakeup wakeup/sharedprio
+	sl_enable wakeup
+	sl_go
+	[ "$1" = 1 ] && { sl_loadtest_trigger || lh_err "lh_load_test trigger failed"; }
+	sl_wait
+	lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
+	sl_show_summary
+	sl_show_totals wakeup wakeup/sharedprio
+	sl_show_maxrecs wakeup
+	mig=$(sl_field "$tid" migrated)
+	total=$(sl_total_all wakeup wakeup/sharedprio)
+}
+
+# cpu_total CPU - wakeup + sharedprio samples on CPU
+cpu_total()
+{
+	echo $(( $(sl_total wakeup "$1") + $(sl_total wakeup/sharedprio "$1") ))
+}
+
+lh_case_begin
+run 0
+[ "$mig" -ge $((L / 2)) ] || lh_err "only $mig of $L wakeups migrated: the rig did not move the sleeper"
+sl_in_range "$total" $((L - 1)) $((L + 1)) ||
+	lh_err "$total samples of tid $tid, expected $L +-1: migrated wakeups were lost"
+slack=$((1 + L - mig))
+c1=$(cpu_total 1)
+c0=$(cpu_total 0)
+sl_in_range "$c1" $(((L + 1) / 2 - slack)) $(((L + 1) / 2 + slack)) ||
+	lh_err "CPU1 holds $c1 samples, expected $(((L + 1) / 2)) +-$slack (odd wakeups run there)"
+sl_in_range "$c0" $((L / 2 - slack)) $((L / 2 + slack)) ||
+	lh_err "CPU0 holds $c0 samples, expected $((L / 2)) +-$slack (even wakeups run there)"
+lh_case_end migrated_wakeups_are_followed_and_filed_where_they_run
+
+lh_case_begin
+if sl_loadtest_load cpu=1 mode=preempt delay_us=$N count=40 gap_us=1000; then
+	run 1
+	sl_in_range "$total" $((L - 1)) $((L + 1)) ||
+		lh_err "$total samples of tid $tid under load, expected $L +-1"
+	m1=$(sl_hist_max wakeup 1)
+	[ "$m1" != "<undef>" ] && [ "$m1" -ge $BOUND ] ||
+		lh_err "wakeup/CPU1 maximum $m1 us < $BOUND us although CPU 1 ran $N us preempt-off sections"
+	if sl_maxrec wakeup 1 && [ -z "$MR_NONE" ]; then
+		[ "$MR_VPID" = "$tid" ] || lh_err "wakeup/max_latency-CPU1 victim $MR_VPID, expected $tid"
+		[ "$MR_CCOMM" = lh_load_test ] ||
+			lh_err "wakeup/max_latency-CPU1 culprit '$MR_CCOMM', expected lh_load_test"
+	else
+		lh_err "wakeup/max_latency-CPU1 has no record: '$MR_LINE'"
+	fi
+	if sl_maxrec wakeup 0 && [ -z "$MR_NONE" ] && [ "$MR_CCOMM" = lh_load_test ]; then
+		lh_err "wakeup/max_latency-CPU0 blames lh_load_test, which only ran on CPU 1"
+	fi
+	sl_loadtest_unload
+	lh_case_end delay_on_the_target_cpu_is_filed_there
+else
+	lh_skip delay_on_the_target_cpu_is_filed_there "LH_LOAD_TEST_MODULE is not set"
+fi
+
+lh_unload_or_bail
+lh_case_dmesg_clean
+lh_finished
