@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2119,SC2015,SC2086 # lh_load_or_bail takes optional parameters; A && B || C reports; word lists
+#
+# timer_armed_in_past.sh - a sleeper armed with an expiry already in the
+# past is measured from its arming time, not from its stale expiry
+#
+# Proves (Documentation/latency_hist.rst, "missed_timer_offsets/": "A
+# sleeper armed with an expiry already in the past ... measured from their
+# arming time"): timer_fd -m past runs a SCHED_FIFO 80 thread on CPU 1 that
+# calls clock_nanosleep(TIMER_ABSTIME) L times with a target PAST = 50 ms
+# ago, busy-waiting 10 ms between calls (so it has no other sleep). Its
+# timer expires at once; its expiry is 50 ms stale, its true lateness tiny.
+# Under the missed_timer_offsets pid filter:
+#  1. no sample reaches 20 ms (a stale measurement would read >= 50 ms, and
+#     land among the ">= 10240 us" samples): maximum < 20000 and no sample
+#     >= 10240 us;
+#  2. the stale expiries were seen at all: at least one sample (an expiry
+#     that fires before the thread has gone to sleep interrupts the thread
+#     itself and is not counted, so not all L need to be).
+
+LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
+. "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/sleeper_lib.sh"
+
+L=30
+PAST=50000
+LIMIT=20000
+H=missed_timer_offsets
+
+sl_setup
+[ -x "$LH_BINDIR/timer_fd" ] || lh_skip_all "timer_fd is not built (make -C selftests)"
+lh_plan 3
+lh_load_or_bail
+lh_available $H || lh_skip_all "missed_timer_offsets is not available here"
+
+sl_start_bin "$LH_BINDIR/timer_fd" "$LH_TMP/tf" -m past -a $PAST -g 10000 -c 1 -p 80 -l $L ||
+	lh_bail "timer_fd -m past did not start"
+tid=$SL_TID
+sl_filter $H "$tid"
+sl_reset $H
+sl_enable $H
+lh_case_begin
+sl_go
+sl_wait
+lh_expect_write_ok "$LH_DIR/enable/$H" 0
+lh_diag "$(grep '^done' "$LH_TMP/tf")"
+sl_show_totals $H
+sl_show_maxrecs $H
+total=$(sl_total_all $H)
+for c in $SL_CPUS; do
+	m=$(sl_hist_max $H "$c")
+	[ "$m" = "<undef>" ] || [ "$m" -lt $LIMIT ] ||
+		lh_err "$H/CPU$c maximum $m us for a timer armed $PAST us in the past: the stale expiry was measured"
+	o=$(sl_over $H "$c")
+	[ "$o" = 0 ] || lh_err "$H/CPU$c has $o samples >= 10240 us"
+done
+lh_case_end no_stale_offset_from_a_past_expiry
+
+lh_case_begin
+[ "$total" -ge 1 ] ||
+	lh_err "no expiry of the past-armed timer was counted ($L tries): the check above saw nothing"
+lh_case_end past_expiries_were_measured
+
+lh_unload_or_bail
+lh_case_dmesg_clean
+lh_finished

@@ -1,0 +1,123 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2119,SC2015,SC2086 # lh_load_or_bail takes optional parameters; A && B || C reports; word lists
+#
+# timer_injected.sh - interrupts held off across a sleeper's expiry show up
+# as a missed timer offset, and in timerandwakeup for the same task
+#
+# Proves (Documentation/latency_hist.rst, "missed_timer_offsets/",
+# "timerandwakeup/"): lh_load_test holds interrupts off on CPU 1 for N =
+# 8000 us at a time while a SCHED_FIFO 80 sleeper pinned to CPU 1 (pid
+# filter on it for wakeup and missed_timer_offsets) is due every 10 ms. A
+# timer due inside a section can only fire when interrupts come back, so:
+#  1. missed_timer_offsets/CPU1's maximum is >= N/2 (the derivation of the
+#     bound is in wakeup_injected.sh: the due instants slide ~0.8 ms per
+#     period through the sections, one lands in the first ~1 ms of one);
+#  2. its max record: victim the sleeper (pid, comm rt_sleeper),
+#     timeroffset == latency, culprit lh_load_test (the task the late timer
+#     interrupted);
+#  3. timerandwakeup (enabled): the wakeup of that same expiry adds its
+#     wakeup latency to the offset, so timerandwakeup/CPU1's maximum is >=
+#     the missed offset maximum; its max record names the sleeper with a
+#     timeroffset in parentheses between 1 and its latency; and it has
+#     exactly as many samples as wakeup/ (every exclusive wakeup is summed,
+#     with offset 0 when its timer was not late; all switches are on for
+#     the whole run).
+
+LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
+. "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/sleeper_lib.sh"
+
+L=40
+PERIOD=10000
+N=8000
+BOUND=$((N / 2))
+SECTIONS=30
+PRIO=80
+H=missed_timer_offsets
+
+sl_setup
+[ -n "${LH_LOAD_TEST_MODULE:-}" ] && [ -r "$LH_LOAD_TEST_MODULE" ] ||
+	lh_skip_all "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
+lh_plan 4
+lh_load_or_bail
+lh_available $H || lh_skip_all "missed_timer_offsets is not available here"
+sl_loadtest_load cpu=1 mode=irq delay_us=$N count=$SECTIONS gap_us=1000 ||
+	lh_bail "lh_load_test not available"
+
+# run WITH_LOAD - one run with wakeup, missed_timer_offsets, timerandwakeup
+run()
+{
+	sl_start "$LH_TMP/sl" -c 1 -p $PRIO -i $PERIOD -l $L || lh_bail "rt_sleeper did not start"
+	tid=$SL_TID
+	sl_filter wakeup "$tid"
+	sl_filter $H "$tid"
+	sl_reset wakeup wakeup/sharedprio $H timerandwakeup
+	sl_enable wakeup $H timerandwakeup
+	sl_go
+	[ "$1" = 1 ] && { sl_loadtest_trigger || lh_err "lh_load_test trigger failed"; }
+	sl_wait
+	lh_expect_write_ok "$LH_DIR/enable/timerandwakeup" 0
+	lh_expect_write_ok "$LH_DIR/enable/$H" 0
+	lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
+	sl_show_summary
+	sl_show_totals $H timerandwakeup wakeup
+	sl_show_maxrecs $H
+	sl_show_maxrecs timerandwakeup
+}
+
+# The same run without sections, for the log only: emulation alone can
+# exceed the bound now and then; the culprit check tells the sections apart.
+lh_case_begin
+run 0
+lh_diag "without sections: $H/CPU1 maximum $(sl_hist_max $H 1) us"
+
+run 1
+m=$(sl_hist_max $H 1)
+if [ "$m" = "<undef>" ]; then
+	lh_err "$H/CPU1 is empty"
+elif [ "$m" -lt $BOUND ]; then
+	lh_err "$H/CPU1 maximum $m us < $BOUND us with $N us irqs-off sections"
+fi
+total=$(sl_total_all $H)
+sl_in_range "$total" $((L - 1)) $((L + 1)) ||
+	lh_err "$H holds $total samples of tid $tid, expected $L +-1"
+lh_case_end irqs_off_sections_raise_the_missed_offset
+
+lh_case_begin
+if sl_maxrec $H 1 && [ -z "$MR_NONE" ]; then
+	[ "$MR_VPID" = "$tid" ] || lh_err "victim pid $MR_VPID, expected $tid"
+	[ "$MR_VCOMM" = rt_sleeper ] || lh_err "victim comm '$MR_VCOMM', expected rt_sleeper"
+	[ "$MR_TOFF" = "$MR_LAT" ] || lh_err "timeroffset $MR_TOFF != latency $MR_LAT"
+	[ "$MR_LAT" = "$m" ] || lh_err "record latency $MR_LAT != histogram maximum $m"
+	[ "$MR_CCOMM" = lh_load_test ] || lh_err "culprit '$MR_CCOMM', expected lh_load_test"
+else
+	lh_err "$H/max_latency-CPU1 has no record: '$MR_LINE'"
+fi
+lh_case_end max_record_victim_sleeper_culprit_lh_load_test
+
+lh_case_begin
+tw=$(sl_hist_max timerandwakeup 1)
+if [ "$tw" = "<undef>" ]; then
+	lh_err "timerandwakeup/CPU1 is empty"
+else
+	[ "$m" = "<undef>" ] || [ "$tw" -ge "$m" ] ||
+		lh_err "timerandwakeup/CPU1 maximum $tw us < the missed offset maximum $m us of the same task"
+	if sl_maxrec timerandwakeup 1 && [ -z "$MR_NONE" ]; then
+		[ "$MR_VPID" = "$tid" ] || lh_err "timerandwakeup victim $MR_VPID, expected $tid"
+		[ "$MR_TOFF" -ge 1 ] && [ "$MR_TOFF" -le "$MR_LAT" ] ||
+			lh_err "timerandwakeup record timeroffset $MR_TOFF not in 1..latency $MR_LAT"
+	else
+		lh_err "timerandwakeup/max_latency-CPU1 has no record: '$MR_LINE'"
+	fi
+fi
+ntw=$(sl_total_all timerandwakeup)
+nw=$(sl_total_all wakeup)
+[ "$ntw" = "$nw" ] && [ "$ntw" -gt 0 ] ||
+	lh_err "timerandwakeup holds $ntw samples, wakeup/ $nw: expected one per exclusive wakeup"
+lh_case_end timerandwakeup_adds_the_offset_of_the_same_task
+
+sl_loadtest_unload
+lh_unload_or_bail
+lh_case_dmesg_clean
+lh_finished
