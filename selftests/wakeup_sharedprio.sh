@@ -21,8 +21,9 @@
 #     single sleeper (-n 1) of the same length, about L samples move from
 #     wakeup/CPU1 to sharedprio/CPU1 (other RT tasks add the same noise to
 #     both runs): sharedprio grows by >= L/2 and wakeup shrinks by >= L/2;
-#     sharedprio/max_latency-CPU1 names an rt_sleeper thread and, without
-#     overruns, no wakeup/ max record names one.
+#     without overruns, no wakeup/ max record names an rt_sleeper thread.
+#     (sharedprio's own max record may rightly name another RT task, e.g.
+#     rcu_preempt and ktimers, both FIFO 1, meeting on 6.1-rt.)
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -88,12 +89,6 @@ sl_show_maxrecs wakeup/sharedprio
 	lh_err "sharedprio/CPU1 grew by only $((two_shared - one_shared)) with a twin (expected about $L)"
 [ $((one_excl - two_excl)) -ge $((L / 2)) ] ||
 	lh_err "wakeup/CPU1 shrank by only $((one_excl - two_excl)) with a twin (expected about $L)"
-if sl_maxrec wakeup/sharedprio 1 && [ -z "$MR_NONE" ]; then
-	[ "$MR_VCOMM" = rt_sleeper ] ||
-		lh_err "sharedprio/max_latency-CPU1 victim '$MR_VCOMM', expected an rt_sleeper thread"
-else
-	lh_err "sharedprio/max_latency-CPU1 has no record: '$MR_LINE'"
-fi
 if [ "$ov" = 0 ]; then
 	for c in $SL_CPUS; do
 		sl_maxrec wakeup "$c" && [ -z "$MR_NONE" ] || continue
