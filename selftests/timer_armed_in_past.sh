@@ -17,7 +17,11 @@
 #     >= 10240 us;
 #  2. the stale expiries were seen at all: at least one sample (an expiry
 #     that fires before the thread has gone to sleep interrupts the thread
-#     itself and is not counted, so not all L need to be).
+#     itself and is not counted, so not all L need to be). On kernels where
+#     every such expiry beats the thread to sleep (seen on 6.1 non-RT: the
+#     forced clock event fires before schedule()), none is counted, which is
+#     the RT patch's rule; then case 2 is skipped, and says so, rather than
+#     passed: case 1 alone proves nothing there.
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -57,10 +61,12 @@ for c in $SL_CPUS; do
 done
 lh_case_end no_stale_offset_from_a_past_expiry
 
-lh_case_begin
-[ "$total" -ge 1 ] ||
-	lh_err "no expiry of the past-armed timer was counted ($L tries): the check above saw nothing"
-lh_case_end past_expiries_were_measured
+if [ "$total" -ge 1 ]; then
+	lh_pass past_expiries_were_measured
+else
+	lh_skip past_expiries_were_measured \
+		"no past-armed expiry was counted in $L tries: each fired before its thread slept (the interrupted task is the sleeper itself, which the RT patch's rule does not count)"
+fi
 
 lh_unload_or_bail
 lh_case_dmesg_clean
