@@ -20,7 +20,7 @@
 #   - /lib/modules/<release> in the guest is the unpacked image from the kernel cache, so modprobe works.
 #   - Host daemons, users and network do not exist in the guest; no networking is configured.
 #
-# qemu runs as: qemu-system-x86_64 -accel tcg -cpu max,la57=off -m 2048 -smp 2 -nographic -no-reboot
+# qemu runs as: qemu-system-x86_64 -accel tcg,thread=single -cpu max,la57=off -m 2048 -smp 2 -nographic -no-reboot
 #   -nic none -kernel <vmlinuz> -initrd <initramfs> -virtfs local,path=/,mount_tag=hostroot,readonly=on,...
 #   -serial file:NAME.log (ttyS0, console) -serial file:NAME.out (ttyS1, command output)
 #
@@ -63,6 +63,11 @@ LH_DMESG_BAD='WARNING:|(^|[^A-Za-z0-9_])BUG[: ]|Oops|lockdep|possible recursive 
 # with la57, and exec-heavy shell tests ran 2-3x slower with it (measured: 100 execs of /bin/cat
 # 25-31 s with plain "max", 10-17 s with la57=off). Override with LH_QEMU_CPU.
 LH_QEMU_CPU=${LH_QEMU_CPU:-max,la57=off}
+# Single-threaded TCG: with one host thread per vCPU (MTTCG) a guest CPU was seen executing a
+# stale int3 after the kernel had finished patching a static key (Oops: int3 in enqueue_hrtimer
+# while the tests toggled tracepoints); one thread running both vCPUs keeps cross-modifying code
+# coherent. It was no slower here (2 host cores, mostly idle guests). Override with LH_QEMU_ACCEL.
+LH_QEMU_ACCEL=${LH_QEMU_ACCEL:-tcg,thread=single}
 # Modules the guest needs to mount the host root (dependencies are resolved per kernel).
 LH_GUEST_MODULES="virtio_pci 9pnet_virtio 9p"
 
@@ -241,7 +246,7 @@ main() {
 	make_run_initrd "$base" "$work/run.sh" "$work/initrd.gz"
 
 	# shellcheck disable=SC2054 # commas are part of qemu option values
-	local -a qemu=(qemu-system-x86_64 -accel tcg -cpu "$LH_QEMU_CPU" -m "$mem" -smp "$smp" -nographic -no-reboot
+	local -a qemu=(qemu-system-x86_64 -accel "$LH_QEMU_ACCEL" -cpu "$LH_QEMU_CPU" -m "$mem" -smp "$smp" -nographic -no-reboot
 		-monitor none -nic none -kernel "$LH_VMLINUZ" -initrd "$work/initrd.gz"
 		-append "console=ttyS0 panic=-1 loglevel=4$append"
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
