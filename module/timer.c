@@ -47,6 +47,7 @@
 
 #include <latency_hist/compat.h>
 #include <latency_hist/control.h>
+#include <latency_hist/sample.h>
 #include <latency_hist/timer.h>
 #include <latency_hist/tracepoints.h>
 
@@ -151,35 +152,6 @@ static bool lh_counts(struct task_struct *task, struct task_struct *curr,
 	       !cpumask_test_cpu(cpu, task->cpus_ptr);
 }
 
-/* lh_task_info_copy - copy what a max record keeps of a task */
-static void lh_task_info_copy(struct lh_task_info *info,
-			      struct task_struct *t)
-{
-	info->pid = t->pid;
-	info->prio = t->prio;
-	memcpy(info->comm, t->comm, TASK_COMM_LEN);
-	info->comm[TASK_COMM_LEN - 1] = '\0';
-}
-
-/* lh_timer_record - file one missed offset on @cpu */
-static void lh_timer_record(struct task_struct *task, int cpu, s64 lat_us)
-{
-	struct lh_hist_cpu *h = lh_hist_cpu(LH_HIST_MISSED_TIMER_OFFSETS, cpu);
-	struct lh_max_record rec;
-
-	lh_hist_record(h, lat_us);
-	if (!lh_hist_beats_max(h, lat_us))
-		return;
-
-	rec.valid = true;
-	rec.latency_us = lat_us;
-	rec.timeroffset_us = lat_us;
-	rec.timestamp_ns = ktime_get_mono_fast_ns();
-	lh_task_info_copy(&rec.victim, task);
-	lh_task_info_copy(&rec.culprit, current);
-	lh_hist_record_max(h, &rec);
-}
-
 /* lh_probe_hrtimer_expire_entry - a timer is about to run: is it late? */
 static void notrace lh_probe_hrtimer_expire_entry(void *data,
 						  struct hrtimer *timer,
@@ -212,7 +184,9 @@ static void notrace lh_probe_hrtimer_expire_entry(void *data,
 	if (lh_counts(task, current, cpu)) {
 		s64 lat_us = div_s64(lat_ns, LH_NSEC_PER_USEC);
 
-		lh_timer_record(task, cpu, lat_us);
+		lh_sample_record(LH_HIST_MISSED_TIMER_OFFSETS, cpu, lat_us,
+				 lat_us, task, current,
+				 ktime_get_mono_fast_ns());
 		if (lh_switch_enabled(LH_SW_TIMERANDWAKEUP)) {
 			struct lh_timer_offset *off = this_cpu_ptr(&lh_timer_offsets);
 

@@ -45,6 +45,7 @@
 #include <trace/events/sched.h>
 
 #include <latency_hist/control.h>
+#include <latency_hist/sample.h>
 #include <latency_hist/timer.h>
 #include <latency_hist/tracepoints.h>
 
@@ -80,15 +81,6 @@ static DEFINE_PER_CPU(struct lh_wakeup_cpu, lh_wakeup_cpus);
 static int lh_task_prio(struct task_struct *t)
 {
 	return is_idle_task(t) ? LH_PRIO_NONE : t->prio;
-}
-
-/* lh_task_info_fill - copy what a max record keeps of a task */
-static void lh_task_info_fill(struct lh_task_info *info, struct task_struct *t)
-{
-	info->pid = t->pid;
-	info->prio = t->prio;
-	memcpy(info->comm, t->comm, TASK_COMM_LEN);
-	info->comm[TASK_COMM_LEN - 1] = '\0';
 }
 
 /*
@@ -203,27 +195,6 @@ static void notrace lh_probe_sched_migrate_task(void *data,
 	raw_spin_unlock_irqrestore(&dst->lock, flags);
 }
 
-/* lh_wakeup_file - count one sample in one histogram, and its max record */
-static void lh_wakeup_file(enum lh_hist_id id, int cpu, s64 lat_us,
-			   s64 timeroffset_us, struct task_struct *prev,
-			   struct task_struct *next, u64 now_ns)
-{
-	struct lh_hist_cpu *h = lh_hist_cpu(id, cpu);
-	struct lh_max_record rec;
-
-	lh_hist_record(h, lat_us);
-	if (!lh_hist_beats_max(h, lat_us))
-		return;
-
-	rec.valid = true;
-	rec.latency_us = lat_us;
-	rec.timeroffset_us = timeroffset_us;
-	rec.timestamp_ns = now_ns;
-	lh_task_info_fill(&rec.victim, next);
-	lh_task_info_fill(&rec.culprit, prev);
-	lh_hist_record_max(h, &rec);
-}
-
 /*
  * lh_wakeup_record - file a finished wakeup on @cpu, where it ran; an
  * exclusive-priority one also goes, with its timer's missed offset added,
@@ -236,15 +207,15 @@ static void lh_wakeup_record(const struct lh_wakeup *w, int cpu,
 	s64 lat_us = div_s64((s64)(now_ns - w->start_ns), LH_NSEC_PER_USEC);
 
 	if (w->sharedprio) {
-		lh_wakeup_file(LH_HIST_WAKEUP_SHAREDPRIO, cpu, lat_us, 0,
-			       prev, next, now_ns);
+		lh_sample_record(LH_HIST_WAKEUP_SHAREDPRIO, cpu, lat_us, 0,
+				 next, prev, now_ns);
 		return;
 	}
-	lh_wakeup_file(LH_HIST_WAKEUP, cpu, lat_us, 0, prev, next, now_ns);
+	lh_sample_record(LH_HIST_WAKEUP, cpu, lat_us, 0, next, prev, now_ns);
 	if (lh_switch_enabled(LH_SW_TIMERANDWAKEUP))
-		lh_wakeup_file(LH_HIST_TIMERANDWAKEUP, cpu,
-			       w->timer_offset_us + lat_us, w->timer_offset_us,
-			       prev, next, now_ns);
+		lh_sample_record(LH_HIST_TIMERANDWAKEUP, cpu,
+				 w->timer_offset_us + lat_us, w->timer_offset_us,
+				 next, prev, now_ns);
 }
 
 /* lh_probe_sched_switch - end of a wakeup, or a reason to drop or share it */

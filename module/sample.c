@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sample.c - the step from a probe to the histogram engine for the types
+ * that name a victim and a culprit.
+ *
+ * The probes have live task pointers; the engine (hist.c) must not see
+ * them (it is also built in user space, and a record outlives the tasks).
+ * So task details are copied here, and only for a sample that beats the
+ * CPU's current maximum.
+ */
+#include <linux/sched.h>
+#include <linux/string.h>
+
+#include <latency_hist/sample.h>
+
+/* lh_task_info_fill - copy what a max record keeps of a task */
+static void lh_task_info_fill(struct lh_task_info *info, struct task_struct *t)
+{
+	info->pid = t->pid;
+	info->prio = t->prio;
+	/* comm is always NUL-padded; a racing rename cannot unterminate it */
+	memcpy(info->comm, t->comm, TASK_COMM_LEN);
+	info->comm[TASK_COMM_LEN - 1] = '\0';
+}
+
+/**
+ * lh_sample_record() - count one sample and keep it if it is a new maximum
+ * @id:             the histogram
+ * @cpu:            the CPU it is filed under
+ * @lat_us:         the latency in microseconds
+ * @timeroffset_us: the timer part of @lat_us (0 for wakeup)
+ * @victim:         the task that waited
+ * @culprit:        the task that ran meanwhile
+ * @now_ns:         CLOCK_MONOTONIC at the end of the window
+ *
+ * Context: probe context, any; @victim and @culprit must be alive.
+ */
+void lh_sample_record(enum lh_hist_id id, int cpu, s64 lat_us,
+		      s64 timeroffset_us, struct task_struct *victim,
+		      struct task_struct *culprit, u64 now_ns)
+{
+	struct lh_hist_cpu *h = lh_hist_cpu(id, cpu);
+	struct lh_max_record rec;
+
+	lh_hist_record(h, lat_us);
+	if (!lh_hist_beats_max(h, lat_us))
+		return;
+
+	rec.valid = true;
+	rec.latency_us = lat_us;
+	rec.timeroffset_us = timeroffset_us;
+	rec.timestamp_ns = now_ns;
+	lh_task_info_fill(&rec.victim, victim);
+	lh_task_info_fill(&rec.culprit, culprit);
+	lh_hist_record_max(h, &rec);
+}
