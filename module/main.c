@@ -30,6 +30,7 @@
 
 #include <latency_hist/control.h>
 #include <latency_hist/debugfs.h>
+#include <latency_hist/preemptirq.h>
 #include <latency_hist/tracepoints.h>
 
 /* lh_init - find tracepoints, build the tree, apply load-time parameters */
@@ -38,9 +39,13 @@ static int __init lh_init(void)
 	int ret;
 
 	lh_tp_lookup();
-	ret = lh_control_init();
+	ret = lh_preemptirq_init();
 	if (ret)
 		return ret;
+
+	ret = lh_control_init();
+	if (ret)
+		goto out_preemptirq_exit;
 
 	lh_debugfs_init();
 
@@ -52,6 +57,8 @@ static int __init lh_init(void)
 out_remove_debugfs:
 	lh_debugfs_exit();
 	lh_control_exit();
+out_preemptirq_exit:
+	lh_preemptirq_exit();
 	return ret;
 }
 
@@ -60,6 +67,7 @@ static void __exit lh_exit(void)
 {
 	lh_debugfs_exit();
 	lh_control_exit();
+	lh_preemptirq_exit();
 }
 
 module_init(lh_init);

@@ -19,7 +19,13 @@
  * is not latency. The RT patch excluded it through the critical-timings
  * hooks, which a module cannot use; here, as in bcc's criticalstat, entering
  * idle (the exported cpu_idle tracepoint) discards the open sections, and
- * they restart at the next transition.
+ * they restart at the next transition. The idle task never enables
+ * preemption, so the path from idle exit to the next task is not measured.
+ *
+ * CPU hotplug: a CPU going offline leaves idle without the cpu_idle event,
+ * with the section its last schedule() opened still open; it must not close
+ * as one huge sample when the CPU comes back. A hotplug callback that runs
+ * before the CPU boots again discards its sections.
  *
  * WARNING: these probes run on every outermost interrupt and preemption
  * toggle, millions of times a second. They are notrace, skip NMI context,
@@ -32,6 +38,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpuhotplug.h>
 #include <linux/hardirq.h>
 #include <linux/math64.h>
 #include <linux/percpu.h>
@@ -41,6 +48,7 @@
 #include <trace/events/preemptirq.h>
 
 #include <latency_hist/control.h>
+#include <latency_hist/preemptirq.h>
 #include <latency_hist/tracepoints.h>
 
 /* The two things a CPU can switch off; each has a section of its own. */
@@ -68,6 +76,9 @@ struct lh_sections_cpu {
 };
 
 static DEFINE_PER_CPU(struct lh_sections_cpu, lh_sections_cpus);
+
+/* The dynamic hotplug state of lh_preemptirq_cpu_prepare(). */
+static enum cpuhp_state lh_preemptirq_hp_state;
 
 static const enum lh_hist_id lh_off_hist[LH_NR_OFF] = {
 	[LH_OFF_IRQS]		= LH_HIST_IRQSOFF,
@@ -202,14 +213,30 @@ static const struct lh_probe lh_preemptirq_probes[] = {
 	{ LH_TP_PREEMPT_DISABLE,	lh_probe_preempt_disable },
 };
 
+/* lh_sections_clear_cpu - forget @cpu's open sections; none of its probes may run */
+static void lh_sections_clear_cpu(unsigned int cpu)
+{
+	memset(per_cpu_ptr(&lh_sections_cpus, cpu), 0,
+	       sizeof(struct lh_sections_cpu));
+}
+
 /* lh_preemptirq_clear - forget every open section; no probe may be running */
 static void lh_preemptirq_clear(void)
 {
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		memset(per_cpu_ptr(&lh_sections_cpus, cpu), 0,
-		       sizeof(struct lh_sections_cpu));
+		lh_sections_clear_cpu(cpu);
+}
+
+/*
+ * lh_preemptirq_cpu_prepare - hotplug: @cpu is offline and about to boot;
+ * runs on the CPU that brings it up, so no probe runs on @cpu meanwhile
+ */
+static int lh_preemptirq_cpu_prepare(unsigned int cpu)
+{
+	lh_sections_clear_cpu(cpu);
+	return 0;
 }
 
 /* lh_preemptirq_prepare - type-check the probes where the kernel declares them */
@@ -234,3 +261,33 @@ const struct lh_switch_ops lh_preemptirq_ops = {
 	.prepare	= lh_preemptirq_prepare,
 	.clear		= lh_preemptirq_clear,
 };
+
+/**
+ * lh_preemptirq_init() - register the hotplug callback that discards the
+ * sections an offline CPU left open
+ *
+ * Context: module init; may sleep.
+ * Return: 0 or a negative error from the CPU hotplug core.
+ */
+int lh_preemptirq_init(void)
+{
+	int ret;
+
+	ret = cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN,
+					"latency_hist/preemptirq:prepare",
+					lh_preemptirq_cpu_prepare, NULL);
+	if (ret < 0)
+		return ret;
+	lh_preemptirq_hp_state = ret;
+	return 0;
+}
+
+/**
+ * lh_preemptirq_exit() - remove the hotplug callback of lh_preemptirq_init()
+ *
+ * Context: module exit or failed init; may sleep.
+ */
+void lh_preemptirq_exit(void)
+{
+	cpuhp_remove_state_nocalls(lh_preemptirq_hp_state);
+}
