@@ -14,6 +14,7 @@
  *   insmod lh_load_test.ko cpu=1 delay_us=500 mode=irq count=10 gap_us=2000
  *   echo 1 > trigger			# runs the sections, returns when done
  *   echo preemptirq > mode; echo 1 > trigger
+ *   echo 1 > nested; echo 1 > trigger	# the same with a nested pair inside
  *   cat sections_done			# sections completed since load
  *
  * Loading with trigger=1 also runs the sections once, from module init; if
@@ -23,8 +24,10 @@
  * the culprit a histogram records. The thread spins for @delay_us with
  * preemption disabled ("preempt"), interrupts disabled ("irq"), or both
  * ("preemptirq"), through the traced preempt_disable()/local_irq_save(), so
- * the preemptirq tracepoints see the sections. Between sections it sleeps
- * @gap_us with everything enabled.
+ * the preemptirq tracepoints see the sections. With @nested set, each
+ * section disables the same things a second time halfway through and
+ * re-enables them at once: an inner pair that must not end or split the
+ * section. Between sections it sleeps @gap_us with everything enabled.
  *
  * A write to trigger returns only when the run is over: the write's return
  * value is 0 (all sections done) or the error that stopped the run. Only a
@@ -89,6 +92,7 @@ struct lh_uint_param {
  */
 static int lh_cpu;
 static enum lh_mode lh_mode = LH_MODE_IRQ;
+static bool lh_nested;
 static struct lh_uint_param lh_delay_us = {
 	.val = 100, .min = 1, .max = LH_MAX_DELAY_US,
 };
@@ -111,6 +115,7 @@ static bool lh_trigger_at_load;
 struct lh_run {
 	int cpu;
 	enum lh_mode mode;
+	bool nested;
 	u64 delay_ns;
 	unsigned int count;
 	unsigned int gap_us;
@@ -146,34 +151,43 @@ static int lh_spin_ns(u64 delay_ns)
 	return 0;
 }
 
+/* lh_disable - disable what @mode names; returns the saved irq flags */
+static unsigned long lh_disable(enum lh_mode mode)
+{
+	unsigned long flags = 0;
+
+	if (mode != LH_MODE_IRQ)
+		preempt_disable();
+	if (mode != LH_MODE_PREEMPT)
+		local_irq_save(flags);
+	return flags;
+}
+
+/* lh_enable - undo lh_disable(), in reverse order */
+static void lh_enable(enum lh_mode mode, unsigned long flags)
+{
+	if (mode != LH_MODE_PREEMPT)
+		local_irq_restore(flags);
+	if (mode != LH_MODE_IRQ)
+		preempt_enable();
+}
+
 /* lh_section - hold the CPU with preemption and/or interrupts off once */
 static int lh_section(const struct lh_run *run)
 {
-	unsigned long flags;
+	unsigned long flags, inner_flags;
+	u64 first_ns = run->nested ? run->delay_ns / 2 : 0;
 	int ret;
 
-	switch (run->mode) {
-	case LH_MODE_PREEMPT:
-		preempt_disable();
-		ret = lh_spin_ns(run->delay_ns);
-		preempt_enable();
-		break;
-	case LH_MODE_IRQ:
-		local_irq_save(flags);
-		ret = lh_spin_ns(run->delay_ns);
-		local_irq_restore(flags);
-		break;
-	case LH_MODE_PREEMPTIRQ:
-		preempt_disable();
-		local_irq_save(flags);
-		ret = lh_spin_ns(run->delay_ns);
-		local_irq_restore(flags);
-		preempt_enable();
-		break;
-	default:
-		ret = -EINVAL;
-		break;
+	flags = lh_disable(run->mode);
+	ret = lh_spin_ns(first_ns);
+	if (!ret && run->nested) {
+		inner_flags = lh_disable(run->mode);
+		lh_enable(run->mode, inner_flags);
 	}
+	if (!ret)
+		ret = lh_spin_ns(run->delay_ns - first_ns);
+	lh_enable(run->mode, flags);
 	if (ret == -ETIME)
 		pr_err("clock did not advance during a section, run aborted\n");
 	return ret;
@@ -215,6 +229,7 @@ static int lh_run(void)
 	struct lh_run run = {
 		.cpu = lh_cpu,
 		.mode = lh_mode,
+		.nested = lh_nested,
 		.delay_ns = (u64)lh_delay_us.val * NSEC_PER_USEC,
 		.count = lh_count.val,
 		.gap_us = lh_gap_us.val,
@@ -351,6 +366,8 @@ module_param_cb(cpu, &lh_cpu_param_ops, &lh_cpu, 0644);
 MODULE_PARM_DESC(cpu, "CPU the sections run on (0 default)");
 module_param_cb(mode, &lh_mode_param_ops, NULL, 0644);
 MODULE_PARM_DESC(mode, "What a section disables: preempt, irq or preemptirq (irq default)");
+module_param_named(nested, lh_nested, bool, 0644);
+MODULE_PARM_DESC(nested, "Disable once more halfway through each section (0 default)");
 module_param_cb(delay_us, &lh_uint_param_ops, &lh_delay_us, 0644);
 MODULE_PARM_DESC(delay_us, "Length of each section in microseconds, 1..100000 (100 us default)");
 module_param_cb(count, &lh_uint_param_ops, &lh_count, 0644);

@@ -1,0 +1,269 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2119,SC2015,SC2086 # lh_load_or_bail takes optional parameters; A && B || C reports; word lists
+#
+# critical_sections.sh - injected irqs-off / preempt-off sections land in
+# irqsoff/, preemptoff/ and preemptirqsoff/ with their length
+#
+# Proves (Documentation/latency_hist.rst, "Critical sections"): lh_load_test
+# holds interrupts and/or preemption off on CPU 1 for N us, COUNT times, and
+#  - mode=irq: irqsoff/CPU1 gets COUNT samples >= N, at least one of them in
+#    [N, N + slack]; preemptirqsoff (both off) does not get them all;
+#  - mode=preempt: the same for preemptoff/CPU1;
+#  - mode=preemptirq: all three histograms get them;
+#  - nested=1 (a second disable/enable pair halfway through each section):
+#    each section still counts once, whole: COUNT or COUNT+1 samples >= N,
+#    none split into halves;
+#  - N >= 10240 us lands in the "greater or equal than 10240" count;
+#  - while sections are recorded at full rate, every read of a CPUx file is
+#    consistent: sum(rows) + below + above == total, min <= avg <= max;
+#  - the time CPU 1 spends offline (1 s) never becomes a section: a CPU dies
+#    with a preempt-off section open, and no sample >= 10240 us appears
+#    when it comes back.
+# Sections spin on the monotonic clock, so emulation can stretch them but
+# never shorten them: the lower bounds are exact, the upper bound (slack)
+# must only hold for one section of several.
+# The checks that sections do NOT land somewhere (irqs-only sections are not
+# preemptirqsoff ones, nested ones count once) need a quiet CPU 1: a debug
+# kernel under emulation on a busy host has natural sections of tens of ms.
+# Each such case first records CPU 1 for as long without sections and skips,
+# saying so, if that alone gave a sample >= N.
+# Needs a kernel with the preemptirq tracepoints (IRQSOFF_TRACER and
+# PREEMPT_TRACER); elsewhere it skips (tree.sh checks those kernels).
+
+LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
+. "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/sleeper_lib.sh"
+
+COUNT=3
+GAP_US=3000
+
+sl_setup
+lh_load_or_bail
+if ! lh_available irqsoff; then
+	lh_unload_or_bail
+	lh_skip_all "no preemptirq tracepoints in this kernel"
+fi
+sl_loadtest_load cpu=1 gap_us=$GAP_US ||
+	lh_skip_all "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
+lh_plan 12
+
+# cs_at_least HIST CPU N - print how many samples of HIST/CPUx are >= N us
+cs_at_least()
+{
+	awk -v n="$3" '
+		/^#There are .* greater or equal than / { over = $3 }
+		/^[ 0-9]/ && $1 + 0 >= n { sum += $2 }
+		END { print sum + over }' "$LH_DIR/$1/CPU$2"
+}
+
+# cs_between HIST CPU LO HI - print how many samples of HIST/CPUx are in [LO, HI] us
+cs_between()
+{
+	awk -v lo="$3" -v hi="$4" '
+		/^#There are .* greater or equal than / { if (hi >= 10240) over = $3 }
+		/^[ 0-9]/ && $1 + 0 >= lo && $1 + 0 <= hi { sum += $2 }
+		END { print sum + over }' "$LH_DIR/$1/CPU$2"
+}
+
+# cs_consistent FILE - print "ok" or what is inconsistent in one copy of a CPUx file
+cs_consistent()
+{
+	awk '
+		function val(s) { return s == "<undef>" ? "" : s + 0 }
+		/^#Minimum latency: / { min = val($3) }
+		/^#Average latency: / { avg = val($3) }
+		/^#Maximum latency: / { max = val($3) }
+		/^#Total samples: / { total = $3 }
+		/^#There are .* lower than / { below = $3 }
+		/^#There are .* greater or equal than / { above = $3 }
+		/^[ 0-9]/ { rows += $2 }
+		END {
+			if (rows + below + above != total)
+				printf "rows %d + below %d + above %d != total %d\n", rows, below, above, total
+			else if (total > 0 && !(min <= avg && avg <= max))
+				printf "not min %s <= avg %s <= max %s\n", min, avg, max
+			else
+				print "ok"
+		}' "$1"
+}
+
+# cs_run MODE N [NESTED] - reset the three histograms, record COUNT sections
+# of MODE and N us on CPU 1, stop recording
+cs_run()
+{
+	for h in irqsoff preemptoff preemptirqsoff; do
+		lh_write "$LH_DIR/$h/reset" 1 || lh_err "cannot reset $h"
+	done
+	echo "$1" >"$SL_LT_PARAMS/mode" &&
+		echo "$2" >"$SL_LT_PARAMS/delay_us" &&
+		echo "${3:-0}" >"$SL_LT_PARAMS/nested" &&
+		echo $COUNT >"$SL_LT_PARAMS/count" ||
+		lh_err "cannot configure lh_load_test"
+	lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 1
+	done_before=$(cat "$SL_LT_PARAMS/sections_done")
+	sl_loadtest_trigger || lh_err "lh_load_test trigger failed"
+	lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 0
+	done_after=$(cat "$SL_LT_PARAMS/sections_done")
+	[ $((done_after - done_before)) -eq $COUNT ] ||
+		lh_err "lh_load_test ran $((done_after - done_before)) sections, expected $COUNT"
+	for h in irqsoff preemptoff preemptirqsoff; do
+		lh_diag "$1 $2 us: $h/CPU1 total $(sl_total $h 1) >=N $(cs_at_least $h 1 "$2") max $(sl_hist_max $h 1)"
+	done
+}
+
+# cs_noisy N HIST... - true (and skip case DESC=$CS_DESC) if HIST/CPU1 gets
+# samples >= N us without sections, over as long as a run of COUNT sections
+cs_noisy()
+{
+	n=$1
+	shift
+	for h in irqsoff preemptoff preemptirqsoff; do
+		lh_write "$LH_DIR/$h/reset" 1 || lh_err "cannot reset $h"
+	done
+	lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 1
+	usleep $((COUNT * (n + GAP_US))) 2>/dev/null ||
+		sleep "$(awk -v us=$((COUNT * (n + GAP_US))) 'BEGIN { print us / 1e6 }')"
+	lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 0
+	noise=
+	for h in "$@"; do
+		got=$(cs_at_least "$h" 1 "$n")
+		[ "$got" -eq 0 ] || noise="$noise $h:$got"
+	done
+	[ -n "$noise" ] || return 1
+	lh_skip "$CS_DESC" "CPU 1 too noisy without sections (samples >= $n us:$noise)"
+}
+
+# cs_expect_sections HIST N - HIST/CPU1 has COUNT samples >= N, one of them in [N, N + slack]
+cs_expect_sections()
+{
+	slack=$(($2 / 4 + 2000))
+	got=$(cs_at_least "$1" 1 "$2")
+	[ "$got" -ge $COUNT ] ||
+		lh_err "$1/CPU1: $got samples >= $2 us, expected >= $COUNT"
+	near=$(cs_between "$1" 1 "$2" $(($2 + slack)))
+	[ "$near" -ge 1 ] ||
+		lh_err "$1/CPU1: no sample in [$2, $(($2 + slack))] us"
+}
+
+# One case per (mode, length): what went off is where the sections land.
+for n in 50 500 5000; do
+	lh_case_begin
+	cs_run irq $n
+	cs_expect_sections irqsoff $n
+	lh_case_end irqs_off_${n}us_in_irqsoff
+done
+
+lh_case_begin
+n=8000
+CS_DESC=irqs_only_sections_are_not_preemptirqsoff
+if ! cs_noisy $n preemptirqsoff; then
+	cs_run irq $n
+	cs_expect_sections irqsoff $n
+	[ "$(cs_at_least preemptirqsoff 1 $n)" -lt $COUNT ] ||
+		lh_err "preemptirqsoff/CPU1 got every irqs-only section: it must need both off"
+	lh_case_end $CS_DESC
+fi
+
+lh_case_begin
+n=5000
+cs_run preempt $n
+cs_expect_sections preemptoff $n
+lh_case_end preempt_off_${n}us_in_preemptoff
+
+lh_case_begin
+n=5000
+CS_DESC=preempt_only_sections_are_not_irqsoff
+if ! cs_noisy $n irqsoff; then
+	cs_run preempt $n
+	[ "$(cs_at_least irqsoff 1 $n)" -lt $COUNT ] ||
+		lh_err "irqsoff/CPU1 got every preempt-only section"
+	lh_case_end $CS_DESC
+fi
+
+lh_case_begin
+n=5000
+cs_run preemptirq $n
+for h in irqsoff preemptoff preemptirqsoff; do
+	cs_expect_sections $h $n
+done
+lh_case_end both_off_${n}us_in_all_three
+
+lh_case_begin
+n=6000
+CS_DESC=nested_sections_count_once
+if ! cs_noisy $((n / 2)) irqsoff preemptoff preemptirqsoff; then
+	cs_run preemptirq $n 1
+	for h in irqsoff preemptoff preemptirqsoff; do
+		got=$(cs_at_least $h 1 $((n / 2)))
+		sl_in_range "$got" $COUNT $((COUNT + 1)) ||
+			lh_err "$h/CPU1: $got samples >= $((n / 2)) us from $COUNT nested sections of $n us, expected $COUNT (+1 for noise)"
+		cs_expect_sections $h $n
+	done
+	lh_case_end $CS_DESC
+fi
+
+lh_case_begin
+n=12000
+cs_run irq $n
+over=$(sl_over irqsoff 1)
+[ "$over" -ge $COUNT ] ||
+	lh_err "irqsoff/CPU1: $over samples >= 10240 us after $COUNT sections of $n us"
+lh_case_end section_over_10240us_counted_above
+
+# Readers during full-rate recording: sections back to back on CPU 1 while
+# this shell (on any CPU) copies the CPUx files again and again.
+lh_case_begin
+echo preemptirq >"$SL_LT_PARAMS/mode"
+echo 200 >"$SL_LT_PARAMS/delay_us"
+echo 0 >"$SL_LT_PARAMS/nested"
+echo 2000 >"$SL_LT_PARAMS/count"
+echo 0 >"$SL_LT_PARAMS/gap_us"
+lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 1
+sl_loadtest_trigger &
+trigger_pid=$!
+reads=0
+while kill -0 $trigger_pid 2>/dev/null || [ $reads -lt 10 ]; do
+	for h in irqsoff preemptoff preemptirqsoff; do
+		for c in $SL_CPUS; do
+			cp "$LH_DIR/$h/CPU$c" "$LH_TMP/copy"
+			r=$(cs_consistent "$LH_TMP/copy")
+			[ "$r" = ok ] || lh_err "$h/CPU$c: $r"
+		done
+	done
+	reads=$((reads + 1))
+done
+wait $trigger_pid || lh_err "lh_load_test trigger failed"
+lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 0
+lh_diag "$reads rounds of reads; preemptirqsoff/CPU1 total $(sl_total preemptirqsoff 1)"
+[ "$(sl_total preemptirqsoff 1)" -ge 2000 ] ||
+	lh_err "preemptirqsoff/CPU1 has fewer samples than the 2000 sections"
+lh_case_end reads_consistent_at_full_rate
+
+lh_case_begin
+online=/sys/devices/system/cpu/cpu1/online
+if [ ! -w "$online" ]; then
+	lh_skip offline_time_is_not_a_section "CPU 1 cannot be taken offline"
+else
+	for h in irqsoff preemptoff preemptirqsoff; do
+		lh_write "$LH_DIR/$h/reset" 1 || lh_err "cannot reset $h"
+	done
+	lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 1
+	echo 0 >"$online" || lh_err "cannot take CPU 1 offline"
+	sl_sleep_s 1
+	echo 1 >"$online" || lh_err "cannot bring CPU 1 back online"
+	lh_activity
+	lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 0
+	for h in irqsoff preemptoff preemptirqsoff; do
+		over=$(sl_over $h 1)
+		lh_diag "after 1 s offline: $h/CPU1 total $(sl_total $h 1) max $(sl_hist_max $h 1) over $over"
+		[ "$over" -eq 0 ] ||
+			lh_err "$h/CPU1: $over samples >= 10240 us after 1 s offline"
+	done
+	lh_case_end offline_time_is_not_a_section
+fi
+
+sl_loadtest_unload
+lh_unload_or_bail
+lh_case_dmesg_clean
+lh_finished
