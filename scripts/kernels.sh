@@ -16,6 +16,11 @@
 #   6.12-rt   linux-image-6.12.N+deb12-rt-amd64-unsigned      linux-headers-6.12.N+deb12-rt-amd64
 # For 6.12, N is the newest version for which both the image and the headers package exist.
 #
+# Two more flavours are kernels built here from Debian source packages, because no Debian binary kernel
+# has the preemptirq tracepoints (see scripts/build-kernel.sh): 6.12-preempt and 7.3-rt-debug. `fetch`
+# builds them when the cache has no build of the current recipe (minutes, not seconds); `info`,
+# `resolve` and `release` only look at the cache. They have no headers package: the build tree is the KDIR.
+#
 # A kernel can also be named by its release (6.12.117+deb12-rt-amd64) or by the path of a kernel build
 # tree (a directory with include/config/kernel.release and arch/x86/boot/bzImage; its modules are
 # installed into the cache with `make modules_install`).
@@ -39,6 +44,8 @@ if [ -z "${LH_CACHE:-}" ]; then
 	if [ "$(id -u)" = 0 ]; then LH_CACHE=/var/cache/latency-hist; else LH_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/latency-hist; fi
 fi
 LH_FLAVOURS="6.1 6.1-rt 6.12 6.12-rt"
+LH_BUILT_FLAVOURS="6.12-preempt 7.3-rt-debug"
+LH_BUILD_KERNEL=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/build-kernel.sh
 
 # lh_kernel_die - print an error message and exit
 lh_kernel_die() {
@@ -79,9 +86,39 @@ lh_kernel_is_tree() {
 	[ -d "$1" ] && [ -f "$1/include/config/kernel.release" ] && [ -f "$1/arch/x86/boot/bzImage" ]
 }
 
+# lh_kernel_is_built_flavour - true if $1 names a kernel that build-kernel.sh builds
+lh_kernel_is_built_flavour() {
+	case " $LH_BUILT_FLAVOURS " in
+	*" $1 "*) return 0 ;;
+	esac
+	return 1
+}
+
+# lh_kernel_built_tree - print the build tree of a built flavour; builds it first with "build"
+lh_kernel_built_tree() {
+	local name=$1 how=$2 tree
+	if [ "$how" = build ]; then
+		tree=$(bash "$LH_BUILD_KERNEL" "$name" | sed -n 's/^kdir=//p') ||
+			lh_kernel_die "build-kernel.sh $name failed"
+	else
+		# The newest finished build in the cache, whatever its recipe.
+		tree=$(ls -td "$LH_CACHE/kbuild/$name"-*/.complete 2>/dev/null | head -n 1)
+		tree=${tree%/.complete}
+		[ -n "$tree" ] && tree=$tree/build
+	fi
+	lh_kernel_is_tree "${tree:-/nonexistent}" ||
+		lh_kernel_die "$name is not built (run: scripts/build-kernel.sh $name)"
+	echo "$tree"
+}
+
 # lh_kernel_resolve - print "release image-package headers-package" for a flavour or a release
+# (for a built flavour: "release - -", from the cache)
 lh_kernel_resolve() {
 	local k=$1 img hdr rel ver
+	if lh_kernel_is_built_flavour "$k"; then
+		echo "$(cat "$(lh_kernel_built_tree "$k" cache)/include/config/kernel.release") - -"
+		return
+	fi
 	case $k in
 	6.1)
 		img=$(lh_kernel_meta_dep linux-image-amd64)
@@ -111,7 +148,7 @@ lh_kernel_resolve() {
 			img=linux-image-$rel
 		fi ;;
 	*)
-		lh_kernel_die "unknown kernel '$k' (flavours: $LH_FLAVOURS, a release like 6.12.117+deb12-amd64, or a build tree path)" ;;
+		lh_kernel_die "unknown kernel '$k' (flavours: $LH_FLAVOURS $LH_BUILT_FLAVOURS, a release like 6.12.117+deb12-amd64, or a build tree path)" ;;
 	esac
 	case $rel in
 	*-unsigned) rel=${rel%-unsigned} ;;
@@ -200,6 +237,10 @@ lh_kernel_print() {
 # lh_kernel_fetch - make a kernel available (headers + unpacked image) and describe it
 lh_kernel_fetch() {
 	local k=$1 mode=${2:-fetch} rel img hdr
+	if lh_kernel_is_built_flavour "$k"; then
+		if [ "$mode" = fetch ]; then k=$(lh_kernel_built_tree "$k" build); else
+			k=$(lh_kernel_built_tree "$k" cache); fi
+	fi
 	if lh_kernel_is_tree "$k"; then
 		k=$(cd "$k" && pwd)
 		rel=$(cat "$k/include/config/kernel.release")
@@ -220,7 +261,7 @@ lh_kernel_fetch() {
 lh_kernel_main() {
 	local cmd=${1:-}
 	case $cmd in
-	flavours) echo "$LH_FLAVOURS" ;;
+	flavours) echo "$LH_FLAVOURS $LH_BUILT_FLAVOURS" ;;
 	resolve) [ $# -eq 2 ] || lh_kernel_die "usage: kernels.sh resolve KERNEL"; lh_kernel_resolve "$2" ;;
 	release)
 		[ $# -eq 2 ] || lh_kernel_die "usage: kernels.sh release KERNEL"

@@ -8,7 +8,8 @@
 # the tools the in-guest tests use (cyclictest, hackbench, trace-cmd, perf, rtla, bash, gawk) are
 # installed here, on the host. Images are not installed: scripts/kernels.sh unpacks them into a cache.
 #
-# Usage: setup-host.sh [KERNEL...]     KERNEL: flavour or release (default: 6.1 6.1-rt 6.12 6.12-rt)
+# Usage: setup-host.sh [KERNEL...]     KERNEL: flavour or release (default: 6.1 6.1-rt 6.12 6.12-rt);
+#                                      built flavours and build trees need no headers package
 #
 # Idempotent and quick when nothing is missing: apt is only run (apt-get update, then apt-get install
 # with --no-install-recommends) if dpkg-query reports a package as not installed. Runs non-interactively.
@@ -17,10 +18,13 @@
 set -euo pipefail
 
 LH_SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# for lh_kernel_is_built_flavour (sourcing defines functions only)
+# shellcheck source=kernels.sh
+. "$LH_SCRIPTS/kernels.sh"
 
 # Debian packages the rig, the build and the in-guest tests need.
 LH_HOST_PACKAGES="qemu-system-x86 busybox-static cpio kmod xz-utils zstd gcc make libc6-dev bc flex bison
-libelf-dev rt-tests trace-cmd linux-perf rtla sparse dkms gawk git tar coreutils"
+libelf-dev libssl-dev python3 debian-archive-keyring rt-tests trace-cmd linux-perf rtla sparse dkms gawk git tar coreutils"
 
 # die - print an error and exit
 die() {
@@ -56,6 +60,10 @@ missing_packages() {
 header_packages() {
 	local k hdr
 	for k in "$@"; do
+		# Kernels built here (and build trees) are their own KDIR: no headers package.
+		if [ -d "$k" ] || lh_kernel_is_built_flavour "$k"; then
+			continue
+		fi
 		read -r _ _ hdr < <("$LH_SCRIPTS/kernels.sh" resolve "$k" 2>/dev/null) || return 1
 		[ -n "${hdr:-}" ] || return 1
 		echo "$hdr"
