@@ -7,8 +7,9 @@
 # For every kernel the build, the selftests and the guest's dmesg all count. The module is never loaded
 # into the kernel of this machine: it only runs inside the VMs started by scripts/vm-run.sh.
 #
-# Usage: run-tests.sh [--kernels "6.1 6.1-rt 6.12 6.12-rt"] [--quick] [--timeout SECONDS]
-#   --kernels LIST  flavours, releases or build trees (default: $LH_KERNELS or all four flavours)
+# Usage: run-tests.sh [--kernels "6.1 6.1-rt 6.12 6.12-rt 6.12-preempt 7.3-rt-debug"] [--quick] [--timeout S]
+#   --kernels LIST  flavours, releases or build trees (default: $LH_KERNELS or all six flavours; the last
+#                   two are built from source by scripts/build-kernel.sh when not cached, ~7-10 min each)
 #   --quick         pass LH_QUICK=1 to the selftests (they may shorten their workloads)
 #   --timeout S     per-kernel VM timeout (default: $LH_VM_TIMEOUT or 1200)
 #
@@ -230,7 +231,7 @@ test_kernel() {
 
 # main - parse options, prepare the host, test every kernel, print the summary
 main() {
-	local kernels=${LH_KERNELS:-6.1 6.1-rt 6.12 6.12-rt} quick=0 timeout=${LH_VM_TIMEOUT:-1200} k t0
+	local kernels=${LH_KERNELS:-6.1 6.1-rt 6.12 6.12-rt 6.12-preempt 7.3-rt-debug} quick=0 timeout=${LH_VM_TIMEOUT:-1200} k t0
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--kernels) kernels=$2; shift 2 ;;

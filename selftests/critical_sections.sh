@@ -17,17 +17,19 @@
 #  - N >= 10240 us lands in the "greater or equal than 10240" count;
 #  - while sections are recorded at full rate, every read of a CPUx file is
 #    consistent: sum(rows) + below + above == total, min <= avg <= max;
-#  - the time CPU 1 spends offline (1 s) never becomes a section: a CPU dies
-#    with a preempt-off section open, and no sample >= 10240 us appears
-#    when it comes back.
+#  - the time CPU 1 spends offline (2 s) never becomes a section: a CPU dies
+#    with a preempt-off section open, and no section as long as half the
+#    offline time appears when it comes back (bringing a CPU up does hold
+#    interrupts off for milliseconds under emulation: those are real).
 # Sections spin on the monotonic clock, so emulation can stretch them but
 # never shorten them: the lower bounds are exact, the upper bound (slack)
 # must only hold for one section of several.
 # The checks that sections do NOT land somewhere (irqs-only sections are not
 # preemptirqsoff ones, nested ones count once) need a quiet CPU 1: a debug
 # kernel under emulation on a busy host has natural sections of tens of ms.
-# Each such case first records CPU 1 for as long without sections and skips,
-# saying so, if that alone gave a sample >= N.
+# Each such case first records CPU 1 for as long without sections (B stray
+# samples >= N), allows 2B + 1 stray samples, and skips, saying so, when
+# that is not fewer than its sections.
 # Needs a kernel with the preemptirq tracepoints (IRQSOFF_TRACER and
 # PREEMPT_TRACER); elsewhere it skips (tree.sh checks those kernels).
 
@@ -112,8 +114,10 @@ cs_run()
 	done
 }
 
-# cs_noisy N HIST... - true (and skip case DESC=$CS_DESC) if HIST/CPU1 gets
-# samples >= N us without sections, over as long as a run of COUNT sections
+# cs_noisy N HIST... - CS_NOISE gets the most samples >= N us that one HIST/CPU1
+# got without sections, over as long as a run of COUNT sections takes; true
+# (after skipping case $CS_DESC) if that is too many to tell sections from
+# noise: a check may allow 2 * CS_NOISE + 1 stray samples, fewer than COUNT
 cs_noisy()
 {
 	n=$1
@@ -125,12 +129,15 @@ cs_noisy()
 	usleep $((COUNT * (n + GAP_US))) 2>/dev/null ||
 		sleep "$(awk -v us=$((COUNT * (n + GAP_US))) 'BEGIN { print us / 1e6 }')"
 	lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 0
+	CS_NOISE=0
 	noise=
 	for h in "$@"; do
 		got=$(cs_at_least "$h" 1 "$n")
-		[ "$got" -eq 0 ] || noise="$noise $h:$got"
+		noise="$noise $h:$got"
+		[ "$got" -le "$CS_NOISE" ] || CS_NOISE=$got
 	done
-	[ -n "$noise" ] || return 1
+	lh_diag "without sections, samples >= $n us on CPU 1:$noise"
+	[ $((2 * CS_NOISE + 1)) -ge $COUNT ] || return 1
 	lh_skip "$CS_DESC" "CPU 1 too noisy without sections (samples >= $n us:$noise)"
 }
 
@@ -154,14 +161,19 @@ for n in 50 500 5000; do
 	lh_case_end irqs_off_${n}us_in_irqsoff
 done
 
+# The cases that check where sections do NOT land use more sections, so a
+# few stray samples from a noisy CPU cannot hide a real error.
+COUNT=7
+
 lh_case_begin
 n=8000
 CS_DESC=irqs_only_sections_are_not_preemptirqsoff
 if ! cs_noisy $n preemptirqsoff; then
 	cs_run irq $n
 	cs_expect_sections irqsoff $n
-	[ "$(cs_at_least preemptirqsoff 1 $n)" -lt $COUNT ] ||
-		lh_err "preemptirqsoff/CPU1 got every irqs-only section: it must need both off"
+	got=$(cs_at_least preemptirqsoff 1 $n)
+	[ "$got" -le $((2 * CS_NOISE + 1)) ] ||
+		lh_err "preemptirqsoff/CPU1 got $got of $COUNT irqs-only sections: it must need both off"
 	lh_case_end $CS_DESC
 fi
 
@@ -176,8 +188,9 @@ n=5000
 CS_DESC=preempt_only_sections_are_not_irqsoff
 if ! cs_noisy $n irqsoff; then
 	cs_run preempt $n
-	[ "$(cs_at_least irqsoff 1 $n)" -lt $COUNT ] ||
-		lh_err "irqsoff/CPU1 got every preempt-only section"
+	got=$(cs_at_least irqsoff 1 $n)
+	[ "$got" -le $((2 * CS_NOISE + 1)) ] ||
+		lh_err "irqsoff/CPU1 got $got of $COUNT preempt-only sections"
 	lh_case_end $CS_DESC
 fi
 
@@ -196,12 +209,13 @@ if ! cs_noisy $((n / 2)) irqsoff preemptoff preemptirqsoff; then
 	cs_run preemptirq $n 1
 	for h in irqsoff preemptoff preemptirqsoff; do
 		got=$(cs_at_least $h 1 $((n / 2)))
-		sl_in_range "$got" $COUNT $((COUNT + 1)) ||
-			lh_err "$h/CPU1: $got samples >= $((n / 2)) us from $COUNT nested sections of $n us, expected $COUNT (+1 for noise)"
+		sl_in_range "$got" $COUNT $((COUNT + 2 * CS_NOISE + 1)) ||
+			lh_err "$h/CPU1: $got samples >= $((n / 2)) us from $COUNT nested sections of $n us, expected $COUNT (+$((2 * CS_NOISE + 1)) for noise)"
 		cs_expect_sections $h $n
 	done
 	lh_case_end $CS_DESC
 fi
+COUNT=3
 
 lh_case_begin
 n=12000
@@ -211,33 +225,34 @@ over=$(sl_over irqsoff 1)
 	lh_err "irqsoff/CPU1: $over samples >= 10240 us after $COUNT sections of $n us"
 lh_case_end section_over_10240us_counted_above
 
-# Readers during full-rate recording: sections back to back on CPU 1 while
-# this shell (on any CPU) copies the CPUx files again and again.
+# Readers during full-rate recording: 100 us sections back to back on CPU 1
+# while this shell copies the CPUx files, 4 rounds; then the run is killed
+# (lh_load_test stops after the section in progress).
 lh_case_begin
 echo preemptirq >"$SL_LT_PARAMS/mode"
-echo 200 >"$SL_LT_PARAMS/delay_us"
+echo 100 >"$SL_LT_PARAMS/delay_us"
 echo 0 >"$SL_LT_PARAMS/nested"
-echo 2000 >"$SL_LT_PARAMS/count"
+echo 100000 >"$SL_LT_PARAMS/count"
 echo 0 >"$SL_LT_PARAMS/gap_us"
 lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 1
-sl_loadtest_trigger &
+sl_loadtest_trigger 2>/dev/null &
 trigger_pid=$!
-reads=0
-while kill -0 $trigger_pid 2>/dev/null || [ $reads -lt 10 ]; do
+for round in 1 2 3 4; do
 	for h in irqsoff preemptoff preemptirqsoff; do
 		for c in $SL_CPUS; do
 			cp "$LH_DIR/$h/CPU$c" "$LH_TMP/copy"
 			r=$(cs_consistent "$LH_TMP/copy")
-			[ "$r" = ok ] || lh_err "$h/CPU$c: $r"
+			[ "$r" = ok ] || lh_err "round $round: $h/CPU$c: $r"
 		done
 	done
-	reads=$((reads + 1))
 done
-wait $trigger_pid || lh_err "lh_load_test trigger failed"
+kill -KILL $trigger_pid 2>/dev/null
+wait $trigger_pid 2>/dev/null
 lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 0
-lh_diag "$reads rounds of reads; preemptirqsoff/CPU1 total $(sl_total preemptirqsoff 1)"
-[ "$(sl_total preemptirqsoff 1)" -ge 2000 ] ||
-	lh_err "preemptirqsoff/CPU1 has fewer samples than the 2000 sections"
+echo $GAP_US >"$SL_LT_PARAMS/gap_us"
+total=$(sl_total preemptirqsoff 1)
+lh_diag "preemptirqsoff/CPU1 total $total after 4 rounds of reads"
+[ "$total" -gt 0 ] || lh_err "preemptirqsoff/CPU1 recorded nothing during the reads"
 lh_case_end reads_consistent_at_full_rate
 
 lh_case_begin
@@ -250,15 +265,15 @@ else
 	done
 	lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 1
 	echo 0 >"$online" || lh_err "cannot take CPU 1 offline"
-	sl_sleep_s 1
+	sl_sleep_s 2
 	echo 1 >"$online" || lh_err "cannot bring CPU 1 back online"
 	lh_activity
 	lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 0
 	for h in irqsoff preemptoff preemptirqsoff; do
-		over=$(sl_over $h 1)
-		lh_diag "after 1 s offline: $h/CPU1 total $(sl_total $h 1) max $(sl_hist_max $h 1) over $over"
-		[ "$over" -eq 0 ] ||
-			lh_err "$h/CPU1: $over samples >= 10240 us after 1 s offline"
+		m=$(sl_hist_max $h 1)
+		lh_diag "after 2 s offline: $h/CPU1 total $(sl_total $h 1) max $m over $(sl_over $h 1)"
+		[ "$m" = "<undef>" ] || [ "$m" -lt 1000000 ] ||
+			lh_err "$h/CPU1: a section of $m us after 2 s offline"
 	done
 	lh_case_end offline_time_is_not_a_section
 fi
