@@ -542,7 +542,7 @@ case_run()
 	rm -rf "$TMP/R"
 	echo 0 >"$TMP/main/enable/wakeup"
 	echo 1 >"$TMP/main/enable/missed_timer_offsets"
-	LH_PROGRESS_S=1 lh run --types wakeup --snapshot "$TMP/R" -- sh -c 'cat "$0"/enable/wakeup; sleep 1.5; exit 3' "$TMP/main"
+	LH_PROGRESS_S=1 lh run --types wakeup --snapshot "$TMP/R" -- sh -c 'cat "$0"/enable/wakeup; sleep 2.5; exit 3' "$TMP/main"
 	expect_rc 3 "run passes on CMD's exit status"
 	[ "$(head -n 1 "$TMP/out")" = 1 ] || err "wakeup was not enabled while CMD ran"
 	[ "$(cat "$TMP/main/enable/wakeup" "$TMP/main/enable/missed_timer_offsets" | tr -d '\n')" = 01 ] ||
@@ -551,7 +551,8 @@ case_run()
 		err "run did not reset wakeup and wakeup/sharedprio"
 	[ ! -s "$TMP/main/timerandwakeup/reset" ] || err "run reset a type it was not asked for"
 	grep -q '^wakeup  *all  *17 ' "$TMP/out" || err "run printed no summary"
-	grep -q 'lh: run: 1 s, wakeup ' "$TMP/err" || err "no progress line: $(cat "$TMP/err")"
+	grep -q '^lh: run: [0-9]* s, wakeup [0-9]*, wakeup/sharedprio [0-9]* samples$' "$TMP/err" ||
+		err "no progress line: $(cat "$TMP/err")"
 	[ -f "$TMP/R/latency_hist/wakeup/summary" ] || err "run --snapshot made no snapshot"
 	lh run --types nosuch -- true
 	expect_rc 2 "run with a bad type"
