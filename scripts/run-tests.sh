@@ -17,7 +17,7 @@
 #   2. host unit tests, if selftests/unit/Makefile exists: `make -C selftests/unit run`, which must print
 #      "unit: N passed, N failed"
 #   2b. host tests of scripts/lh: `sh selftests/lh_tool/test_lh.sh`, which must print
-#      "lh_tool: N passed, N failed, N skipped" (about 1-2 minutes)
+#      "lh_tool: N passed, N failed, N skipped" (gawk, mawk, busybox: about 50 s of CPU)
 #   3. user-space test programs, if selftests/Makefile exists: `make -C selftests` (once, in the checkout)
 #   4. per kernel (release R, headers KDIR):
 #      a. copy the working tree (without build/ and .git) to build/R/src
