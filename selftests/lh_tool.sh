@@ -146,7 +146,8 @@ else
 	lh summary wakeup --cpu 1 --json
 	[ "$LH_RC" = 0 ] || lh_err "lh summary --json exited $LH_RC"
 	max1=$(awk '$1 == "1" { print $10 }' "$LH_TMP/filerows")
-	grep -q "\"max\": $max1}" "$LH_TMP/out" || lh_err "lh summary --json lacks max $max1 of CPU 1"
+	grep -q "\"1\": {\"summary\": {.*\"max\": $max1, \"below\"" "$LH_TMP/out" ||
+		lh_err "lh summary --json lacks max $max1 of CPU 1: $(head -c 300 "$LH_TMP/out")"
 	[ "$max1" = "$m" ] || lh_err "summary CPU 1 max $max1 != CPU1 header maximum $m"
 	lh_case_end lh_summary_prints_the_summary_files
 
