@@ -17,6 +17,8 @@
 #   1. scripts/setup-host.sh KERNELS (installs packages and headers when something is missing)
 #   2. host unit tests, if selftests/unit/Makefile exists: `make -C selftests/unit run`, which must print
 #      "unit: N passed, N failed"
+#   2b. host tests of scripts/lh: `sh selftests/lh_tool/test_lh.sh`, which must print
+#      "lh_tool: N passed, N failed, N skipped" (gawk, mawk, busybox: about 50 s of CPU)
 #   3. user-space test programs, if selftests/Makefile exists: `make -C selftests` (once, in the checkout)
 #   4. per kernel (release R, headers KDIR):
 #      a. copy the working tree (without build/ and .git) to build/R/src
@@ -87,6 +89,24 @@ run_unit_tests() {
 	f=$(echo "$line" | sed -E 's/^unit: [0-9]+ passed, ([0-9]+) failed.*/\1/')
 	count "$p" "$f" 0
 	summaries+=("host unit tests: $p passed, $f failed")
+}
+
+# run_lh_tool_tests - run the host tests of scripts/lh and count their summary line
+run_lh_tool_tests() {
+	local log=$LH_LOGS/lh_tool.log line p f s
+	[ -f "$LH_TOP/selftests/lh_tool/test_lh.sh" ] || return 0
+	log "host tests of scripts/lh: sh selftests/lh_tool/test_lh.sh"
+	sh "$LH_TOP/selftests/lh_tool/test_lh.sh" > "$log" 2>&1 || true
+	grep -v '^ok ' "$log" | sed 's/^/    /'
+	line=$(grep -E '^lh_tool: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$log" | tail -n 1 || true)
+	if [ -z "$line" ]; then
+		count 0 1 0
+		summaries+=("lh tool host tests: FAILED (no 'lh_tool: N passed...' line; see $log)")
+		return 0
+	fi
+	read -r p f s < <(echo "$line" | sed -E 's/^lh_tool: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped.*/\1 \2 \3/')
+	count "$p" "$f" "$s"
+	summaries+=("lh tool host tests: $p passed, $f failed, $s skipped")
 }
 
 # build_user_programs - build the selftests' user-space programs once, in the checkout
@@ -254,6 +274,7 @@ main() {
 		exit 1
 	fi
 	run_unit_tests
+	run_lh_tool_tests
 	build_user_programs
 	for k in $kernels; do
 		test_kernel "$k" "$quick" "$timeout"

@@ -24,7 +24,8 @@ LH_SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 # Debian packages the rig, the build and the in-guest tests need.
 LH_HOST_PACKAGES="qemu-system-x86 busybox-static cpio kmod xz-utils zstd gcc make libc6-dev bc flex bison
-libelf-dev libssl-dev python3 debian-archive-keyring rt-tests trace-cmd linux-perf rtla sparse dkms gawk git tar coreutils"
+libelf-dev libssl-dev python3 debian-archive-keyring rt-tests trace-cmd linux-perf rtla sparse dkms gawk git tar coreutils
+gnuplot-nox"
 
 # die - print an error and exit
 die() {

@@ -1,0 +1,188 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# fixture.awk - write a latency_hist debugfs tree from a short spec, in the
+# module's exact formats, for the host tests of scripts/lh
+#
+#   awk -v out=DIR -f fixture.awk SPEC
+#
+# The CPUx, max_latency-CPUx and status formats are those of
+# module/hist_print.c, module/debugfs.c and module/control.c; the summary
+# file follows the format the lead fixed for issue 7 (header, one line per
+# CPU, an "all" line; percentile = smallest bucket whose cumulative count,
+# below-range samples first, reaches ceil(q * samples), "<0" / ">=10240" when
+# the rank falls among out-of-range samples). The percentiles are computed
+# here independently of lh, which only reads them.
+#
+# SPEC lines (# comments):
+#   cpus N                        possible CPUs 0..N-1 (default 2)
+#   types T..                     only these histogram directories (default all 7)
+#   samples TYPE CPU V:COUNT..    V in us; V < 0 or V >= 10240 are out of range
+#   max TYPE CPU TEXT..           the max_latency-CPUx line (default "(none)")
+#   status TYPE KEY=VALUE..       replace the status line's fields (after TYPE)
+#   enable SWITCH 0|1             enable/SWITCH (default 0)
+#   pid TYPE N                    TYPE/pid (default 0)
+#   nosummary                     no summary files (a module older than them)
+
+BEGIN {
+	ncpus = 2
+	nhists = split("irqsoff preemptoff preemptirqsoff wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup", hists, " ")
+	for (i = 1; i <= nhists; i++) present[hists[i]] = 1
+	maxrec_types = " wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup "
+	nsw = split("preemptirqsoff wakeup missed_timer_offsets timerandwakeup", switches, " ")
+	# q = qnum / 10000, so ranks are computed in integers
+	nq = split("5000 9000 9900 9990 9999", qnum, " ")
+	summary = 1
+}
+
+/^#/ || NF == 0 { next }
+$1 == "cpus" { ncpus = $2 + 0; next }
+$1 == "types" {
+	for (i = 1; i <= nhists; i++) present[hists[i]] = 0
+	for (i = 2; i <= NF; i++) present[$i] = 1
+	next
+}
+$1 == "samples" {
+	for (i = 4; i <= NF; i++) {
+		split($i, vc, ":")
+		cnt[$2, $3, vc[1] + 0] += vc[2]
+		if (!(($2, $3, vc[1] + 0) in seenv)) {
+			seenv[$2, $3, vc[1] + 0] = 1
+			nv[$2, $3]++
+			vals[$2, $3, nv[$2, $3]] = vc[1] + 0
+		}
+	}
+	next
+}
+$1 == "max" { line = $0; sub(/^max [^ ]+ [^ ]+ /, "", line); maxline[$2, $3] = line; next }
+$1 == "status" { line = $0; sub(/^status [^ ]+ /, "", line); status_over[$2] = line; next }
+$1 == "enable" { enabled[$2] = $3; next }
+$1 == "pid" { pid[$2] = $3; next }
+$1 == "nosummary" { summary = 0; next }
+{ print "fixture.awk: bad spec line: " $0 > "/dev/stderr"; exit 1 }
+
+# sort_values - sort v[1..n] ascending
+function sort_values(v, n,    i, j, t) {
+	for (i = 2; i <= n; i++) {
+		t = v[i]
+		for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]
+		v[j + 1] = t
+	}
+}
+
+# stats - n, min, max, sum, below, above and percentiles of (t, c); c may be
+# "all" (every CPU merged)
+function stats(t, c,    k, i, v, nvals, cc, r, cum, q, sv) {
+	delete sv
+	nvals = 0
+	st_n = st_sum = st_below = st_above = 0
+	for (cc = 0; cc < ncpus; cc++) {
+		if (c != "all" && cc != c) continue
+		for (i = 1; i <= nv[t, cc]; i++) {
+			v = vals[t, cc, i]
+			if (!(v in sv)) { sv[v] = 0; order[++nvals] = v }
+			sv[v] += cnt[t, cc, v]
+		}
+	}
+	sort_values(order, nvals)
+	for (i = 1; i <= nvals; i++) {
+		v = order[i]
+		if (!sv[v]) continue
+		if (!st_n) st_min = v
+		st_max = v
+		st_n += sv[v]
+		st_sum += v * sv[v]
+		if (v < 0) st_below += sv[v]
+		if (v >= 10240) st_above += sv[v]
+	}
+	for (k = 1; k <= nq; k++) {
+		r = int((st_n * qnum[k] + 9999) / 10000)
+		st_p[k] = ">=10240"
+		cum = 0
+		for (i = 1; i <= nvals; i++) {
+			v = order[i]
+			cum += sv[v]
+			if (cum >= r) {
+				st_p[k] = v < 0 ? "<0" : v >= 10240 ? ">=10240" : v
+				break
+			}
+		}
+	}
+}
+
+# cpu_file - write TYPE/CPUc exactly as the module prints it
+function cpu_file(t, c, f,    b) {
+	stats(t, c)
+	if (st_n) {
+		printf "#Minimum latency: %d microseconds\n", st_min > f
+		printf "#Average latency: %d microseconds\n", int(st_sum / st_n) > f
+		printf "#Maximum latency: %d microseconds\n", st_max > f
+	} else {
+		print "#Minimum latency: <undef> microseconds" > f
+		print "#Average latency: <undef> microseconds" > f
+		print "#Maximum latency: <undef> microseconds" > f
+	}
+	printf "#Total samples: %d\n", st_n > f
+	printf "#There are %d samples lower than 0 microseconds.\n", st_below > f
+	printf "#There are %d samples greater or equal than 10240 microseconds.\n", st_above > f
+	printf "#usecs\t%16s\n", "samples" > f
+	for (b = 0; b < 10240; b++)
+		printf "%6d\t%16d\n", b, ((t, c, b) in cnt) ? cnt[t, c, b] : 0 > f
+	close(f)
+}
+
+# summary_line - one line of a summary file
+function summary_line(t, c) {
+	stats(t, c)
+	if (!st_n)
+		return c " 0 - - - - - - - - 0 0"
+	return c " " st_n " " st_min " " sprintf("%.2f", st_sum / st_n) " " st_p[1] " " st_p[2] " " \
+	    st_p[3] " " st_p[4] " " st_p[5] " " st_max " " st_below " " st_above
+}
+
+function switch_of(t) {
+	if (t == "irqsoff" || t == "preemptoff") return "preemptirqsoff"
+	if (t == "wakeup/sharedprio") return "wakeup"
+	return t
+}
+
+END {
+	if (out == "") { print "fixture.awk: -v out=DIR missing" > "/dev/stderr"; exit 1 }
+	system("mkdir -p '" out "/enable' '" out "/wakeup/sharedprio'")
+	for (i = 1; i <= nhists; i++) {
+		t = hists[i]
+		if (!present[t]) continue
+		d = out "/" t
+		system("mkdir -p '" d "'")
+		for (c = 0; c < ncpus; c++) {
+			cpu_file(t, c, d "/CPU" c)
+			if (index(maxrec_types, " " t " ")) {
+				print ((t, c) in maxline) ? maxline[t, c] : "(none)" > (d "/max_latency-CPU" c)
+				close(d "/max_latency-CPU" c)
+			}
+		}
+		printf "" > (d "/reset"); close(d "/reset")
+		if (t == "wakeup" || t == "missed_timer_offsets") {
+			print (t in pid) ? pid[t] : 0 > (d "/pid"); close(d "/pid")
+		}
+		if (summary) {
+			print "#CPU samples min mean p50 p90 p99 p99.9 p99.99 max below above" > (d "/summary")
+			for (c = 0; c < ncpus; c++) print summary_line(t, c) > (d "/summary")
+			print summary_line(t, "all") > (d "/summary")
+			close(d "/summary")
+		}
+	}
+	if (!present["wakeup/sharedprio"] && !present["wakeup"]) system("rmdir '" out "/wakeup/sharedprio' '" out "/wakeup'")
+	else if (!present["wakeup/sharedprio"]) system("rmdir '" out "/wakeup/sharedprio'")
+	for (i = 1; i <= nsw; i++) {
+		print (switches[i] in enabled) ? enabled[switches[i]] : 0 > (out "/enable/" switches[i])
+		close(out "/enable/" switches[i])
+	}
+	for (i = 1; i <= nhists; i++) {
+		t = hists[i]
+		if (!present[t]) continue
+		if (t in status_over) print t " " status_over[t] > (out "/status")
+		else printf "%s available=1 enabled=%d bytes=%d\n", t, enabled[switch_of(t)] + 0,
+		    enabled[switch_of(t)] ? 81920 * ncpus : 0 > (out "/status")
+	}
+	close(out "/status")
+}

@@ -1,0 +1,617 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# test_lh.sh - host tests of scripts/lh against generated latency_hist trees
+#
+# fixture.awk writes trees in the module's exact formats (CPUx, max_latency,
+# status, enable, pid, summary); every case then runs lh against them with
+# LH_ROOT, once per flavour of the tools lh may meet on a rig:
+#   gawk     /bin/sh with gawk
+#   mawk     /bin/sh with mawk
+#   busybox  busybox sh with nothing but busybox applets in PATH
+# A flavour whose tools are missing is skipped. python3 (strict JSON) and
+# promtool (Prometheus format) are used when present; without them those
+# checks fall back to awk or skip, and say so.
+#
+# Usage: sh selftests/lh_tool/test_lh.sh [FLAVOUR..]
+# Last line: "lh_tool: N passed, N failed, N skipped"; exit 1 if any failed.
+# Takes about 10 s per flavour on the 2-core CI machine.
+
+LT_DIR=$(cd "$(dirname "$0")" && pwd)
+LH=$(cd "$LT_DIR/../../scripts" && pwd)/lh
+FIXTURE=$LT_DIR/fixture.awk
+PY=$(command -v python3 2>/dev/null)
+PROMTOOL=$(command -v promtool 2>/dev/null)
+GNUPLOT=$(command -v gnuplot 2>/dev/null)
+HOSTPATH=$PATH
+
+npass=0
+nfail=0
+nskip=0
+errs=0
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/lh_tool.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT
+
+# err - record one problem of the current case
+err()
+{
+	echo "    $*"
+	errs=$((errs + 1))
+}
+
+# case_end NAME - report the current case: ok unless err was called
+case_end()
+{
+	if [ "$errs" -eq 0 ]; then
+		echo "ok $FLAVOUR: $1"
+		npass=$((npass + 1))
+	else
+		echo "not ok $FLAVOUR: $1"
+		nfail=$((nfail + 1))
+	fi
+	errs=0
+}
+
+# skip NAME WHY - report a skipped case
+skip()
+{
+	echo "ok $FLAVOUR: $1 # SKIP $2"
+	nskip=$((nskip + 1))
+}
+
+# lh ARGS.. - run lh in the current flavour; stdout to $TMP/out, stderr to
+# $TMP/err, exit status in rc
+lh()
+{
+	PATH=$FPATH $FSH "$LH" "$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+}
+
+# expect_rc N WHAT - err unless the last lh exited N
+expect_rc()
+{
+	[ "$rc" = "$1" ] || err "$2: exit $rc, expected $1; stderr: $(head -c 300 "$TMP/err")"
+}
+
+# expect_err TEXT WHAT - err unless the last lh's stderr contains TEXT
+expect_err()
+{
+	grep -qF -- "$1" "$TMP/err" || err "$2: stderr lacks '$1': $(head -c 300 "$TMP/err")"
+}
+
+# fixture DIR - write a tree from the spec on stdin
+fixture()
+{
+	rm -rf "$1"
+	cat >"$TMP/spec"
+	awk -v out="$1" -f "$FIXTURE" "$TMP/spec" || err "fixture.awk failed"
+}
+
+# row TYPE CPU - the summary row of TYPE/CPU in $TMP/out, single-spaced
+row()
+{
+	awk -v t="$1" -v c="$2" '$1 == t && $2 == c { $1 = $1; print; exit }' "$TMP/out"
+}
+
+# expect_row TYPE CPU FIELDS - err unless lh summary printed that row
+expect_row()
+{
+	[ "$(row "$1" "$2")" = "$1 $2 $3" ] || err "summary $1 CPU $2: '$(row "$1" "$2")', expected '$1 $2 $3'"
+}
+
+# py CODE - run python3 CODE with the last lh output as sys.stdin
+py()
+{
+	"$PY" -c "$1" <"$TMP/out" 2>&1
+}
+
+# ---------------------------------------------------------------- fixtures
+
+# The main tree: 2 CPUs, in-range, below- and above-range samples, a max
+# record with a space in the victim's comm, an unavailable type.
+make_main()
+{
+	fixture "$TMP/main" <<'EOF'
+cpus 2
+enable wakeup 1
+pid wakeup 77
+samples wakeup 0 3:10 4:5 12:1
+samples wakeup 1 2:1
+samples missed_timer_offsets 1 -2:1 5:1 20000:2
+samples timerandwakeup 0 -1:3 7:1
+max wakeup 0 1234 80 12 (0) rt sleeper <- 99 -21 swapper/0 123.456789
+max wakeup 1 1235 80 2 (0) cyclictest <- 98 -21 kworker/1:1 124.000001
+status irqsoff available=0 enabled=0 bytes=0 reason=preemptirq tracepoints not present in this kernel
+status preemptoff available=0 enabled=0 bytes=0 reason=preemptirq tracepoints not present in this kernel
+status preemptirqsoff available=0 enabled=0 bytes=0 reason=preemptirq tracepoints not present in this kernel
+EOF
+}
+
+# ---------------------------------------------------------------- cases
+
+# case_summary - the table shows the summary files' values, per CPU and all
+case_summary()
+{
+	LH_ROOT=$TMP/main
+	export LH_ROOT
+	lh summary
+	expect_rc 0 "lh summary"
+	expect_row wakeup 0 "16 3 3.88 3 4 12 12 12 12 0 0"
+	expect_row wakeup 1 "1 2 2.00 2 2 2 2 2 2 0 0"
+	expect_row wakeup all "17 2 3.76 3 4 12 12 12 12 0 0"
+	expect_row missed_timer_offsets 1 "4 -2 10000.75 5 >=10240 >=10240 >=10240 >=10240 20000 1 2"
+	expect_row timerandwakeup 0 "4 -1 1.00 <0 7 7 7 7 7 3 0"
+	expect_row irqsoff all "0 - - - - - - - - 0 0"
+	[ "$(wc -l <"$TMP/out")" -eq $((1 + 7 * 3)) ] || err "lh summary: $(wc -l <"$TMP/out") lines, expected 22"
+	lh summary wakeup timerandwakeup --cpu all
+	expect_rc 0 "lh summary --cpu all"
+	[ "$(awk 'NR > 1 { printf "%s/%s ", $1, $2 }' "$TMP/out")" = "wakeup/all timerandwakeup/all " ] ||
+		err "--cpu all: rows $(awk 'NR > 1 { printf "%s/%s ", $1, $2 }' "$TMP/out")"
+	lh summary wakeup --cpu 1
+	[ "$(awk 'NR > 1 { printf "%s/%s ", $1, $2 }' "$TMP/out")" = "wakeup/1 " ] || err "--cpu 1: wrong rows"
+	case_end summary_shows_the_summary_files
+}
+
+# case_summary_errors - bad arguments and missing files: exit 2, clear words
+case_summary_errors()
+{
+	LH_ROOT=$TMP/main
+	lh summary --cpu 9
+	expect_rc 2 "--cpu 9"
+	expect_err "no CPU 9" "--cpu 9"
+	lh summary --cpu x
+	expect_rc 2 "--cpu x"
+	lh summary nosuchtype
+	expect_rc 2 "unknown type"
+	expect_err "unknown histogram 'nosuchtype'" "unknown type"
+	lh summary --bogus
+	expect_rc 2 "unknown option"
+	fixture "$TMP/old" <<'EOF'
+nosummary
+samples wakeup 0 5:1
+EOF
+	LH_ROOT=$TMP/old lh summary
+	expect_rc 2 "no summary files"
+	expect_err "older than the summary file" "no summary files"
+	LH_ROOT=$TMP/nonexistent lh summary
+	expect_rc 2 "missing tree"
+	expect_err "does not exist" "missing tree"
+	case_end summary_refuses_bad_input
+}
+
+# case_summary_json - --json parses strictly and carries the same values
+case_summary_json()
+{
+	if [ -z "$PY" ]; then
+		skip summary_json_is_strict_json "python3 not installed"
+		return
+	fi
+	LH_ROOT=$TMP/main
+	lh summary --json
+	expect_rc 0 "summary --json"
+	out=$(py 'import json, sys
+d = json.load(sys.stdin)
+w = d["types"]["wakeup"]
+m = d["types"]["missed_timer_offsets"]["cpus"]["1"]["summary"]
+print(d["schema_version"], w["cpus"]["0"]["summary"]["p90"], w["all"]["summary"]["mean"], m["p90"], m["min"],
+      d["types"]["irqsoff"]["all"]["summary"]["p50"], sorted(w["cpus"]))')
+	[ "$out" = "1 4 3.76 >=10240 -2 None ['0', '1']" ] || err "summary --json: $out"
+	lh summary wakeup --cpu 0 --json
+	out=$(py 'import json, sys
+d = json.load(sys.stdin)
+print(list(d["types"]), list(d["types"]["wakeup"]), list(d["types"]["wakeup"]["cpus"]))')
+	[ "$out" = "['wakeup'] ['cpus'] ['0']" ] || err "summary wakeup --cpu 0 --json: $out"
+	case_end summary_json_is_strict_json
+}
+
+# case_json - lh json: strict JSON with buckets, summaries, max records, meta
+case_json()
+{
+	LH_ROOT=$TMP/main
+	lh json
+	expect_rc 0 "lh json"
+	if [ -z "$PY" ]; then
+		grep -q '"schema_version": 1' "$TMP/out" || err "no schema_version"
+		skip json_is_strict_and_complete "python3 not installed (only a smoke check done)"
+		errs=0
+		return
+	fi
+	out=$(py 'import json, sys
+d = json.load(sys.stdin)
+t = d["types"]
+w0 = t["wakeup"]["cpus"]["0"]
+print(d["schema"], d["schema_version"], d["unit"], d["buckets"], sorted(t) == sorted(["irqsoff", "preemptoff",
+      "preemptirqsoff", "wakeup", "wakeup/sharedprio", "missed_timer_offsets", "timerandwakeup"]))
+print(w0["samples"], w0["min"], w0["avg"], w0["max"], w0["histogram"], w0["summary"]["p99"])
+print(w0["max_latency"]["victim"], w0["max_latency"]["culprit"], w0["max_latency"]["timestamp"])
+print(t["wakeup"]["all"]["histogram"], t["wakeup"]["all"]["samples"], t["wakeup"]["pid"], t["wakeup"]["enabled"])
+m1 = t["missed_timer_offsets"]["cpus"]["1"]
+print(m1["below"], m1["above"], m1["histogram"], m1["max_latency"], t["timerandwakeup"]["pid"])
+print(t["irqsoff"]["available"], t["irqsoff"]["reason"], t["irqsoff"]["cpus"]["0"]["min"])
+for k in ("host", "kernel_release", "time", "time_epoch_s", "lh_version"):
+    assert d[k], k
+print("module_version" in d, "uptime_s" in d)')
+	expect='latency_hist 1 us 10240 True
+16 3 3 12 {'"'"'3'"'"': 10, '"'"'4'"'"': 5, '"'"'12'"'"': 1} 12
+{'"'"'pid'"'"': 1234, '"'"'prio'"'"': 80, '"'"'comm'"'"': '"'"'rt sleeper'"'"'} {'"'"'pid'"'"': 99, '"'"'prio'"'"': -21, '"'"'comm'"'"': '"'"'swapper/0'"'"'} 123.456789
+{'"'"'2'"'"': 1, '"'"'3'"'"': 10, '"'"'4'"'"': 5, '"'"'12'"'"': 1} 17 77 True
+1 2 {'"'"'5'"'"': 1} None None
+False preemptirq tracepoints not present in this kernel None
+True True'
+	[ "$out" = "$expect" ] || err "lh json:
+$out
+expected:
+$expect"
+	LH_ROOT=$TMP/old lh json
+	expect_rc 0 "lh json without summary files"
+	out=$(py 'import json, sys
+d = json.load(sys.stdin)
+print(d["types"]["wakeup"]["cpus"]["0"]["summary"], d["types"]["wakeup"]["all"]["summary"], d["types"]["wakeup"]["all"]["samples"])')
+	[ "$out" = "None None 1" ] || err "lh json without summary files: $out"
+	case_end json_is_strict_and_complete
+}
+
+# case_many_cpus - 40 CPUs: numeric CPU order, every CPU present, merged all
+case_many_cpus()
+{
+	fixture "$TMP/many" <<'EOF'
+cpus 40
+types wakeup
+samples wakeup 10 100:2
+samples wakeup 39 9000:1 10239:1
+samples wakeup 2 0:5
+EOF
+	LH_ROOT=$TMP/many
+	lh summary --cpu all
+	expect_rc 0 "summary on 40 CPUs"
+	expect_row wakeup all "9 0 2159.89 0 10239 10239 10239 10239 10239 0 0"
+	lh summary
+	[ "$(awk 'NR > 1 { printf "%s ", $2 }' "$TMP/out")" = "$(awk 'BEGIN { for (i = 0; i < 40; i++) printf "%d ", i; print "all " }')" ] ||
+		err "CPU order: $(awk 'NR > 1 { printf "%s ", $2 }' "$TMP/out")"
+	lh json
+	expect_rc 0 "json on 40 CPUs"
+	if [ -n "$PY" ]; then
+		out=$(py 'import json, sys
+d = json.load(sys.stdin)
+w = d["types"]["wakeup"]
+print(list(w["cpus"]) == [str(i) for i in range(40)], w["all"]["histogram"], list(d["types"]))')
+		[ "$out" = "True {'0': 5, '100': 2, '9000': 1, '10239': 1} ['wakeup']" ] || err "json on 40 CPUs: $out"
+	fi
+	case_end many_cpus_in_numeric_order
+}
+
+# case_malformed - a file that is not in the module's format: exit 2, the
+# file named, nothing on stdout
+case_malformed()
+{
+	for what in truncated header row total summary_fields summary_all maxrec empty status; do
+		rm -rf "$TMP/bad"
+		cp -r "$TMP/main" "$TMP/bad"
+		f=$TMP/bad/wakeup/CPU1
+		case $what in
+		truncated) sed -i '$d' "$f" ;;
+		header) sed -i '1s/.*/#Minimum latency: 3 usecs/' "$f" ;;
+		row) sed -i '20s/.*/    12\t  7/' "$f" ;;
+		total) sed -i '4s/.*/#Total samples: 5/' "$f" ;;
+		summary_fields) f=$TMP/bad/wakeup/summary; sed -i '2s/ 0 0$/ 0/' "$f" ;;
+		summary_all) f=$TMP/bad/wakeup/summary; sed -i '$d' "$f" ;;
+		maxrec) f=$TMP/bad/wakeup/max_latency-CPU0; echo "1234 80 12 rt <- x" >"$f" ;;
+		empty) : >"$f" ;;
+		status) f=$TMP/bad/status; sed -i '1s/available=0/available=yes/' "$f" ;;
+		esac
+		LH_ROOT=$TMP/bad lh json
+		expect_rc 2 "json with a $what file"
+		expect_err "$f" "json with a $what file"
+		[ ! -s "$TMP/out" ] || err "json with a $what file printed $(wc -c <"$TMP/out") bytes on stdout"
+	done
+	LH_ROOT=$TMP/bad lh prom
+	expect_rc 2 "prom with a malformed file"
+	case_end malformed_files_are_errors
+}
+
+# case_empty - a tree with no samples at all
+case_empty()
+{
+	fixture "$TMP/empty" <<'EOF'
+cpus 3
+EOF
+	LH_ROOT=$TMP/empty
+	lh summary --cpu all
+	expect_rc 0 "summary of empty histograms"
+	expect_row wakeup all "0 - - - - - - - - 0 0"
+	lh json
+	expect_rc 0 "json of empty histograms"
+	if [ -n "$PY" ]; then
+		out=$(py 'import json, sys
+d = json.load(sys.stdin)
+c = d["types"]["timerandwakeup"]["cpus"]["2"]
+print(c["samples"], c["min"], c["histogram"], c["summary"]["max"], c["max_latency"])')
+		[ "$out" = "0 None {} None None" ] || err "json of empty histograms: $out"
+	fi
+	lh prom
+	expect_rc 0 "prom of empty histograms"
+	grep -q '^latency_hist_max_latency_seconds{type="wakeup",cpu="2",host="[^"]*"} NaN$' "$TMP/out" ||
+		err "prom: no NaN max for an empty histogram"
+	lh plot "$TMP/e.svg"
+	expect_rc 2 "plot with no samples"
+	expect_err "no histogram has samples" "plot with no samples"
+	lh compare "$TMP/empty" "$TMP/empty" --fail-if 'p99>+10%'
+	expect_rc 1 "a gate with no data to check"
+	grep -q 'no data to check' "$TMP/out" || err "compare: no 'no data' line"
+	case_end empty_histograms
+}
+
+# case_controls - enable (with dependencies), disable, reset, pid; bad input
+# changes nothing; a failed enable is undone
+case_controls()
+{
+	make_main
+	LH_ROOT=$TMP/main
+	echo 0 >"$TMP/main/enable/wakeup"
+	lh enable timerandwakeup
+	expect_rc 0 "enable timerandwakeup"
+	[ "$(cat "$TMP/main/enable/wakeup" "$TMP/main/enable/missed_timer_offsets" "$TMP/main/enable/timerandwakeup" "$TMP/main/enable/preemptirqsoff" | tr -d '\n')" = 1110 ] ||
+		err "enable timerandwakeup did not enable exactly it and its two inputs"
+	lh disable all
+	expect_rc 0 "disable all"
+	[ "$(cat "$TMP/main"/enable/* | tr -d '\n')" = 0000 ] || err "disable all left something on"
+	lh enable wakeup bogus
+	expect_rc 2 "enable with a bad name"
+	[ "$(cat "$TMP/main/enable/wakeup")" = 0 ] || err "enable with a bad name changed wakeup"
+	rm "$TMP/main/enable/timerandwakeup"
+	mkdir "$TMP/main/enable/timerandwakeup"
+	lh enable wakeup missed_timer_offsets timerandwakeup
+	expect_rc 2 "enable that fails half way"
+	expect_err "nothing was changed" "enable that fails half way"
+	[ "$(cat "$TMP/main/enable/wakeup" "$TMP/main/enable/missed_timer_offsets" | tr -d '\n')" = 00 ] ||
+		err "a failed enable was not undone"
+	lh reset wakeup/sharedprio
+	expect_rc 0 "reset wakeup/sharedprio"
+	[ "$(cat "$TMP/main/wakeup/sharedprio/reset")" = 1 ] && [ ! -s "$TMP/main/wakeup/reset" ] ||
+		err "reset wakeup/sharedprio wrote the wrong files"
+	lh reset nosuch
+	expect_rc 2 "reset of an unknown histogram"
+	[ ! -s "$TMP/main/wakeup/reset" ] || err "a bad reset wrote something"
+	lh reset
+	expect_rc 0 "reset"
+	for t in irqsoff preemptoff preemptirqsoff wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup; do
+		[ "$(cat "$TMP/main/$t/reset")" = 1 ] || err "reset did not reset $t"
+	done
+	lh pid wakeup 4194304
+	expect_rc 0 "pid wakeup 4194304"
+	[ "$(cat "$TMP/main/wakeup/pid")" = 4194304 ] || err "pid not written"
+	for bad in -1 12x 4194305 99999999999 ""; do
+		lh pid wakeup "$bad"
+		expect_rc 2 "pid wakeup '$bad'"
+	done
+	lh pid timerandwakeup 5
+	expect_rc 2 "pid of a type without a pid filter"
+	[ "$(cat "$TMP/main/wakeup/pid")" = 4194304 ] || err "a bad pid changed the filter"
+	lh pid wakeup
+	[ "$(cat "$TMP/out")" = 4194304 ] || err "lh pid wakeup printed '$(cat "$TMP/out")'"
+	lh status
+	expect_rc 0 "status"
+	[ "$(awk '$1 == "wakeup" { print $2, $3, $4, $5, $6 }' "$TMP/out")" = "yes yes 17 12 4194304" ] ||
+		err "status wakeup row: $(awk '$1 == "wakeup"' "$TMP/out")"
+	grep -q '^irqsoff .* no .*preemptirq tracepoints not present' "$TMP/out" || err "status: no irqsoff reason"
+	lh frobnicate
+	expect_rc 2 "unknown command"
+	case_end controls_change_only_what_they_name
+}
+
+# case_snapshot_compare - snapshot, then compare with gates (the QM use)
+case_snapshot_compare()
+{
+	make_main
+	LH_ROOT=$TMP/main
+	rm -rf "$TMP/A" "$TMP/B"
+	lh snapshot "$TMP/A"
+	expect_rc 0 "snapshot A"
+	for f in snapshot.meta lh.json latency_hist/status latency_hist/wakeup/CPU0 latency_hist/wakeup/summary \
+		 latency_hist/wakeup/max_latency-CPU0 latency_hist/enable/wakeup latency_hist/wakeup/sharedprio/CPU1; do
+		[ -f "$TMP/A/$f" ] || err "snapshot lacks $f"
+	done
+	cmp -s "$TMP/main/wakeup/CPU0" "$TMP/A/latency_hist/wakeup/CPU0" || err "snapshot CPU0 differs"
+	grep -q '^kernel_release=.' "$TMP/A/snapshot.meta" && grep -q '^cmdline=' "$TMP/A/snapshot.meta" &&
+		grep -q '^time_utc=' "$TMP/A/snapshot.meta" || err "snapshot.meta lacks a field"
+	lh snapshot "$TMP/A"
+	expect_rc 2 "snapshot into a non-empty directory"
+	# B: wakeup CPU0 gets a 14 us outlier instead of 12, and 9 more samples
+	sed -e 's/^samples wakeup 0 .*/samples wakeup 0 3:10 4:5 14:1 5:9/' "$TMP/spec" >"$TMP/specB"
+	rm -rf "$TMP/treeB"
+	awk -v out="$TMP/treeB" -f "$FIXTURE" "$TMP/specB"
+	LH_ROOT=$TMP/treeB lh snapshot "$TMP/B"
+	expect_rc 0 "snapshot B"
+	# the snapshot's tree reads like the live one
+	LH_ROOT=$TMP/B/latency_hist lh json
+	grep -q "\"kernel_release\": \"$(sed -n 's/^kernel_release=//p' "$TMP/B/snapshot.meta")\"" "$TMP/out" ||
+		err "json of a snapshot does not take the snapshot's kernel release"
+	lh compare "$TMP/A" "$TMP/B"
+	expect_rc 0 "compare without gates"
+	grep -q '^wakeup  *0  samples 16 -> 25  p99 12 -> 14 (+16.7%)  p99.9 12 -> 14 (+16.7%)  max 12 -> 14 (+16.7%)$' "$TMP/out" ||
+		err "compare wakeup CPU0 line: $(grep '^wakeup  *0 ' "$TMP/out")"
+	lh compare "$TMP/A" "$TMP/B" --fail-if 'p99>+10%'
+	expect_rc 1 "p99>+10% must trip"
+	grep -q '^FAIL wakeup CPU 0: p99 12 -> 14 trips p99>+10%$' "$TMP/out" || err "no FAIL line for p99>+10%"
+	lh compare "$TMP/A" "$TMP/B" --fail-if 'p99>+20%' --fail-if 'wakeup@all:max>14' --fail-if 'wakeup@all:samples<20'
+	expect_rc 0 "gates that hold"
+	grep -q '^compare: 3 gates, all passed$' "$TMP/out" || err "no 'all passed' line"
+	lh compare "$TMP/A" "$TMP/B" --fail-if 'wakeup@1:p50>1'
+	expect_rc 1 "absolute gate on CPU 1"
+	lh compare "$TMP/A" "$TMP/B" --fail-if 'missed_timer_offsets:max>+0'
+	expect_rc 0 "unchanged max"
+	for bad in 'p98>1' 'p99=5' 'p99>x' 'nosuch:p99>1' 'wakeup@x:p99>1' ''; do
+		lh compare "$TMP/A" "$TMP/B" --fail-if "$bad"
+		[ "$bad" = "" ] && [ "$rc" = 0 ] && continue
+		expect_rc 2 "gate '$bad'"
+	done
+	lh compare "$TMP/A" "$TMP/nonexistent"
+	expect_rc 2 "compare with a missing snapshot"
+	# a malformed tree leaves no snapshot behind
+	cp -r "$TMP/main" "$TMP/badtree"
+	sed -i '$d' "$TMP/badtree/wakeup/CPU0"
+	LH_ROOT=$TMP/badtree lh snapshot "$TMP/C"
+	expect_rc 2 "snapshot of a malformed tree"
+	[ ! -e "$TMP/C" ] || err "a failed snapshot left $TMP/C"
+	rm -rf "$TMP/badtree"
+	case_end snapshot_and_compare_gates
+}
+
+# case_prom - the exposition: promtool or a strict line check, and values
+case_prom()
+{
+	make_main
+	LH_ROOT=$TMP/main
+	lh prom
+	expect_rc 0 "prom"
+	cp "$TMP/out" "$TMP/m.prom"
+	if [ -n "$PROMTOOL" ]; then
+		"$PROMTOOL" check metrics <"$TMP/m.prom" >"$TMP/promtool.out" 2>&1 ||
+			err "promtool check metrics: $(head -c 500 "$TMP/promtool.out")"
+	fi
+	# Every line is a comment or name{labels} value; buckets never decrease
+	# and end with +Inf == _count.
+	bad=$(awk '
+		/^# (HELP|TYPE) / { next }
+		!/^[a-z_]+\{([a-z]+="[^"]*",)*[a-z]+="[^"]*"\} ([0-9]+(\.[0-9]+)?|NaN)$/ { print "line " NR ": " $0; exit }
+		/_bucket\{/ {
+			k = $0; sub(/,le=.*/, "", k)
+			if (k == last && $2 + 0 < prev + 0) { print "decreasing at line " NR; exit }
+			last = k; prev = $2
+			if ($0 ~ /le="\+Inf"/) inf[k] = $2
+		}
+		/_count\{/ { k = $0; sub(/_count\{/, "_bucket{", k); sub(/\} .*/, "", k); if (inf[k] != $2) { print "count != +Inf: " $0; exit } }
+	' "$TMP/m.prom")
+	[ -z "$bad" ] || err "prom format: $bad"
+	l='type="wakeup",cpu="0",host="[^"]*"'
+	for want in "latency_hist_latency_seconds_bucket{$l,le=\"0.000002\"} 0" \
+		    "latency_hist_latency_seconds_bucket{$l,le=\"0.000005\"} 15" \
+		    "latency_hist_latency_seconds_bucket{$l,le=\"0.000020\"} 16" \
+		    "latency_hist_latency_seconds_sum{$l} 0.000062" \
+		    "latency_hist_latency_seconds_count{$l} 16" \
+		    "latency_hist_max_latency_seconds{$l} 0.000012" \
+		    'latency_hist_latency_seconds_bucket{type="timerandwakeup",cpu="0",host="[^"]*",le="0.000001"} 3' \
+		    'latency_hist_latency_seconds_sum{type="missed_timer_offsets",cpu="1",host="[^"]*"} 0.040003' \
+		    'latency_hist_enabled{type="wakeup",host="[^"]*"} 1'; do
+		grep -q "^$want\$" "$TMP/m.prom" || err "prom lacks: $want"
+	done
+	lh prom "$TMP/node.prom"
+	expect_rc 0 "prom FILE"
+	[ -s "$TMP/node.prom" ] && [ -z "$(ls "$TMP" | grep '\.tmp$')" ] || err "prom FILE: no file or a temporary left"
+	lh prom "$TMP/node.txt"
+	expect_rc 2 "prom to a name without .prom"
+	case_end prometheus_exposition
+}
+
+# case_plot - data always; a picture with gnuplot, a clear error without
+case_plot()
+{
+	make_main
+	LH_ROOT=$TMP/main
+	lh plot --data
+	expect_rc 0 "plot --data"
+	[ "$(sed -n '1p;5p;14p;15p' "$TMP/out" | tr '\t\n' ' |')" = \
+	  "# latency_hist wakeup: usecs CPU0 (max 12 us) CPU1 (max 2 us)|3 10 0|12 1 0|13 0 0|" ] ||
+		err "plot --data: $(sed -n '1p;5p;14p;15p' "$TMP/out" | tr '\t\n' ' |')"
+	[ "$(wc -l <"$TMP/out")" -eq 15 ] || err "plot --data: $(wc -l <"$TMP/out") lines, expected 15 (0..13 us)"
+	rm -f "$TMP/p.png" "$TMP/p.svg"
+	if [ -n "$GNUPLOT" ] && [ -x "$(PATH=$FPATH command -v gnuplot)" ]; then
+		lh plot "$TMP/p.png"
+		expect_rc 0 "plot png"
+		[ "$(head -c 4 "$TMP/p.png" | od -An -c | tr -d ' ')" = '211PNG' ] || err "p.png is not a PNG"
+		lh plot "$TMP/p.svg" missed_timer_offsets
+		expect_rc 0 "plot svg"
+		grep -q '<svg' "$TMP/p.svg" || err "p.svg is not SVG"
+	else
+		lh plot "$TMP/p.png"
+		expect_rc 2 "plot without gnuplot"
+		expect_err "gnuplot is not installed" "plot without gnuplot"
+		[ ! -e "$TMP/p.png" ] || err "plot without gnuplot wrote a file"
+	fi
+	lh plot "$TMP/p.jpg"
+	expect_rc 2 "plot to .jpg"
+	case_end plot
+}
+
+# case_run - reset, enable, run, restore, summary, snapshot, exit status
+case_run()
+{
+	make_main
+	LH_ROOT=$TMP/main
+	rm -rf "$TMP/R"
+	echo 0 >"$TMP/main/enable/wakeup"
+	echo 1 >"$TMP/main/enable/missed_timer_offsets"
+	LH_PROGRESS_S=1 lh run --types wakeup --snapshot "$TMP/R" -- sh -c 'cat "$0"/enable/wakeup; sleep 2.5; exit 3' "$TMP/main"
+	expect_rc 3 "run passes on CMD's exit status"
+	[ "$(head -n 1 "$TMP/out")" = 1 ] || err "wakeup was not enabled while CMD ran"
+	[ "$(cat "$TMP/main/enable/wakeup" "$TMP/main/enable/missed_timer_offsets" | tr -d '\n')" = 01 ] ||
+		err "run did not restore the switches"
+	[ "$(cat "$TMP/main/wakeup/reset" "$TMP/main/wakeup/sharedprio/reset" | tr -d '\n')" = 11 ] ||
+		err "run did not reset wakeup and wakeup/sharedprio"
+	[ ! -s "$TMP/main/timerandwakeup/reset" ] || err "run reset a type it was not asked for"
+	grep -q '^wakeup  *all  *17 ' "$TMP/out" || err "run printed no summary"
+	grep -q '^lh: run: [0-9]* s, wakeup [0-9]*, wakeup/sharedprio [0-9]* samples$' "$TMP/err" ||
+		err "no progress line: $(cat "$TMP/err")"
+	[ -f "$TMP/R/latency_hist/wakeup/summary" ] || err "run --snapshot made no snapshot"
+	lh run --types nosuch -- true
+	expect_rc 2 "run with a bad type"
+	lh run --types wakeup
+	expect_rc 2 "run without a command"
+	case_end run_wraps_a_command
+}
+
+# ---------------------------------------------------------------- flavours
+
+# flavour NAME - set FSH and FPATH for NAME; returns 1 if its tools are missing
+flavour()
+{
+	FLAVOUR=$1
+	FSH=/bin/sh
+	FBIN=$TMP/bin-$1
+	rm -rf "$FBIN"
+	mkdir -p "$FBIN"
+	case $1 in
+	gawk | mawk)
+		command -v "$1" >/dev/null 2>&1 || return 1
+		ln -s "$(command -v "$1")" "$FBIN/awk"
+		FPATH=$FBIN:$HOSTPATH
+		;;
+	busybox)
+		BB=$(command -v busybox 2>/dev/null) || return 1
+		for a in $("$BB" --list); do
+			ln -s "$BB" "$FBIN/$a"
+		done
+		FSH="$BB sh"
+		FPATH=$FBIN
+		;;
+	*)
+		echo "unknown flavour $1" >&2
+		return 1
+		;;
+	esac
+}
+
+for f in ${*:-gawk mawk busybox}; do
+	if ! flavour "$f"; then
+		FLAVOUR=$f
+		skip all "$f is not installed"
+		continue
+	fi
+	make_main
+	case_summary
+	case_summary_errors
+	case_summary_json
+	case_json
+	case_many_cpus
+	case_malformed
+	case_empty
+	case_controls
+	case_snapshot_compare
+	case_prom
+	case_plot
+	case_run
+done
+
+echo "lh_tool: $npass passed, $nfail failed, $nskip skipped"
+[ "$nfail" -eq 0 ]
