@@ -33,6 +33,7 @@
 #include <linux/types.h>
 
 #define LH_NR_BUCKETS		10240	/* 1 us per bucket: 0..10239 us */
+#define LH_HIST_BUCKETS_BYTES	(LH_NR_BUCKETS * sizeof(atomic64_t))	/* 80 KiB */
 #define LH_NSEC_PER_USEC	1000L
 
 /* struct lh_oor - samples on one side outside 0..LH_NR_BUCKETS-1 us */
@@ -60,9 +61,13 @@ struct lh_max_record {
 	struct lh_task_info culprit;	/* the task that ran meanwhile */
 };
 
-/* struct lh_hist_cpu - one CPU's histogram of one latency type */
+/*
+ * struct lh_hist_cpu - one CPU's histogram of one latency type
+ * @buckets: LH_NR_BUCKETS counters in an allocation of their own, exactly
+ *           LH_HIST_BUCKETS_BYTES, so the allocator adds nothing to them
+ */
 struct lh_hist_cpu {
-	atomic64_t buckets[LH_NR_BUCKETS];
+	atomic64_t *buckets;
 	/* @max_us mirrors @max.latency_us for a lockless "is it a new max?" test */
 	s64 max_us;
 	raw_spinlock_t lock;	/* guards @below, @above, @max and writes of @max_us */
