@@ -9,11 +9,12 @@
 #   guest-bench.sh run     alternating rounds of every configuration and
 #                          workload, then the probe microbenchmark and memory
 #   guest-bench.sh mem     memory and read cost only (the many-vCPU guest)
+#   guest-bench.sh micro   the probe microbenchmark only
 #
 # Environment (defaults in brackets):
 #   LH_MODULE     latency_hist.ko                      [required]
 #   LH_BENCH_DIR  directory of rt_pingpong and the bench modules [this dir]
-#   ROUNDS [5]  PP_LOOPS [20000]  PERF_LOOPS [20000]  HB_LOOPS [50]
+#   ROUNDS [3]  PP_LOOPS [10000]  PERF_LOOPS [10000]  HB_LOOPS [200]
 #   MICRO_CALLS [1000000]  CONFIGS [every one this kernel supports]
 #
 # Lines: RESULT round=R config=C workload=W value=V unit=U
@@ -24,10 +25,10 @@
 set -u
 
 BENCH=${LH_BENCH_DIR:-$(cd "$(dirname "$0")" && pwd)}
-ROUNDS=${ROUNDS:-5}
-PP_LOOPS=${PP_LOOPS:-20000}
-PERF_LOOPS=${PERF_LOOPS:-20000}
-HB_LOOPS=${HB_LOOPS:-50}
+ROUNDS=${ROUNDS:-3}
+PP_LOOPS=${PP_LOOPS:-10000}
+PERF_LOOPS=${PERF_LOOPS:-10000}
+HB_LOOPS=${HB_LOOPS:-200}
 MICRO_CALLS=${MICRO_CALLS:-1000000}
 LH=/sys/kernel/debug/latency_hist
 TR=/sys/kernel/tracing
@@ -220,6 +221,8 @@ run)
 	run_mem ;;
 mem)
 	run_mem ;;
-*)	echo "usage: guest-bench.sh run|mem" >&2; exit 2 ;;
+micro)
+	run_micro ;;
+*)	echo "usage: guest-bench.sh run|mem|micro" >&2; exit 2 ;;
 esac
 echo "INFO done"

@@ -18,8 +18,9 @@
 # Usage: scripts/bench.sh [options]
 #   --kernels "K..."   kernels (flavour, release or build tree; default "6.12 6.12-rt")
 #   --smp-mem N        also boot the first kernel with N vCPUs for memory/read cost (0 = skip; default 0)
-#   --rounds N         measured rounds after one warm-up round (default 5)
+#   --rounds N         measured rounds after one warm-up round (default 3)
 #   --quick            tiny sizes, one round: checks that everything runs (about 1/10 of the time)
+#   --micro-only       run only the probe microbenchmark in each boot
 #   --out DIR          results (default build/bench); the report is DIR/report.md
 # Environment passed to the guest: PP_LOOPS PERF_LOOPS HB_LOOPS MICRO_CALLS CONFIGS.
 # Exit status: 0 if every boot ran to the end with a clean dmesg, 1 otherwise.
@@ -30,8 +31,9 @@ LH_SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 LH_TOP=$(cd "$LH_SCRIPTS/.." && pwd)
 kernels="6.12 6.12-rt"
 smp_mem=0
-rounds=5
+rounds=3
 quick=0
+mode=run
 out=$LH_TOP/build/bench
 
 # usage - print the header of this script
@@ -50,6 +52,7 @@ while [ $# -gt 0 ]; do
 	--smp-mem) smp_mem=$2; shift 2 ;;
 	--rounds) rounds=$2; shift 2 ;;
 	--quick) quick=1; shift ;;
+	--micro-only) mode=micro; shift ;;
 	--out) out=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
@@ -75,7 +78,7 @@ guest_env() {
 	local src=$1 v
 	genv=(--env "LH_MODULE=$src/latency_hist.ko" --env "LH_BENCH_DIR=$src/bench")
 	if [ "$quick" = 1 ]; then
-		genv+=(--env ROUNDS=1 --env PP_LOOPS=2000 --env PERF_LOOPS=2000 --env HB_LOOPS=5
+		genv+=(--env ROUNDS=1 --env PP_LOOPS=2000 --env PERF_LOOPS=2000 --env HB_LOOPS=20
 			--env MICRO_CALLS=100000)
 	else
 		genv+=(--env "ROUNDS=$rounds")
@@ -105,7 +108,7 @@ for k in $kernels; do
 	log "== $k ($LH_KREL): benchmark boot (-icount)"
 	guest_env "$src"
 	if ! "$LH_SCRIPTS/vm-run.sh" --icount --quiet --timeout 3000 --log-dir "$out" --name "$LH_KREL" \
-		--cwd "$src/bench" "${genv[@]}" "$k" -- bash ./guest-bench.sh run; then
+		--cwd "$src/bench" "${genv[@]}" "$k" -- bash ./guest-bench.sh "$mode"; then
 		log "$k: the benchmark boot failed (see $out/$LH_KREL.log)"
 		rc=1
 	fi
