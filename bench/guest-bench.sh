@@ -14,7 +14,7 @@
 # Environment (defaults in brackets):
 #   LH_MODULE     latency_hist.ko                      [required]
 #   LH_BENCH_DIR  directory of rt_pingpong and the bench modules [this dir]
-#   ROUNDS [3]  PP_LOOPS [10000]  PERF_LOOPS [10000]  HB_LOOPS [200]
+#   ROUNDS [3]  PP_LOOPS [5000]  PERF_LOOPS [5000]  HB_LOOPS [100]
 #   MICRO_CALLS [1000000]  CONFIGS [every one this kernel supports]
 #
 # Lines: RESULT round=R config=C workload=W value=V unit=U
@@ -26,9 +26,9 @@ set -u
 
 BENCH=${LH_BENCH_DIR:-$(cd "$(dirname "$0")" && pwd)}
 ROUNDS=${ROUNDS:-3}
-PP_LOOPS=${PP_LOOPS:-10000}
-PERF_LOOPS=${PERF_LOOPS:-10000}
-HB_LOOPS=${HB_LOOPS:-200}
+PP_LOOPS=${PP_LOOPS:-5000}
+PERF_LOOPS=${PERF_LOOPS:-5000}
+HB_LOOPS=${HB_LOOPS:-100}
 MICRO_CALLS=${MICRO_CALLS:-1000000}
 LH=/sys/kernel/debug/latency_hist
 TR=/sys/kernel/tracing
