@@ -22,6 +22,7 @@
 #        MEM cpus=N type=T status_bytes=B meminfo_bytes=M
 #        READ cpus=N type=T files=K bytes=B ns=X
 #        INFO ... / SKIP ...
+# shellcheck disable=SC2016,SC2086 # tracefs wants literal $vars; word lists split on purpose
 set -u
 
 BENCH=${LH_BENCH_DIR:-$(cd "$(dirname "$0")" && pwd)}
@@ -179,16 +180,20 @@ meminfo_kb() {
 	awk -v f="$1:" '$1 == f { print $2 }' /proc/meminfo
 }
 
-# run_mem - bytes per type from status, and what MemFree says was taken
+# run_mem - bytes per type from status, and what the kernel's counters say was taken
 run_mem() {
-	local sw before after t b
+	local sw f line
+	local -A b0 b1
 	insmod "$LH_MODULE" || return 1
 	for sw in $ALL_SW; do
 		sync; echo 3 > /proc/sys/vm/drop_caches
-		before=$(meminfo_kb MemFree)
+		for f in MemFree VmallocUsed Slab; do b0[$f]=$(meminfo_kb $f); done
 		echo 1 > "$LH/enable/$sw"
-		after=$(meminfo_kb MemFree)
-		echo "INFO switch=$sw memfree_drop_bytes=$(( (before - after) * 1024 ))"
+		for f in MemFree VmallocUsed Slab; do b1[$f]=$(meminfo_kb $f); done
+		# MemFree misses pages served from the per-CPU free lists; vmalloc and slab do not
+		line="INFO switch=$sw memfree_drop_bytes=$(( (b0[MemFree] - b1[MemFree]) * 1024 ))"
+		line="$line vmalloc_rise_bytes=$(( (b1[VmallocUsed] - b0[VmallocUsed]) * 1024 ))"
+		echo "$line slab_rise_bytes=$(( (b1[Slab] - b0[Slab]) * 1024 ))"
 	done
 	while read -r t _ _ b _; do
 		echo "MEM cpus=$ncpus type=$t status_bytes=${b#bytes=}"

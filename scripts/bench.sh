@@ -95,7 +95,7 @@ results=()
 genv=()
 for k in $kernels; do
 	# shellcheck disable=SC2034 # set by eval
-	LH_KREL= LH_VMLINUZ= LH_KMODDIR= LH_KDIR= LH_KROOT=
+	LH_KREL='' LH_VMLINUZ='' LH_KMODDIR='' LH_KDIR='' LH_KROOT=''
 	eval "$("$LH_SCRIPTS/kernels.sh" fetch "$k")"
 	src=$out/$LH_KREL/src
 	log "== $k ($LH_KREL): build"
