@@ -216,14 +216,14 @@ END {
 			print "Reading every CPUx and max_latency-CPUx file of a type once (bench/lh_readall.c: open,"
 			print "read to the end, close; timed inside the program, after one warm-up pass)."
 			print ""
-			print "| type | files | bytes | ns total | ns per file |"
+			print "| type | files | bytes | ns total | ns per CPU |"
 			print "|---|---:|---:|---:|---:|"
 			split("wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup irqsoff preemptoff preemptirqsoff", tl, " ")
 			for (ti = 1; ti <= 7; ti++) {
 				t = tl[ti]
 				if (!((k, n, t) in rd)) continue
 				split(rd[k, n, t], r, " ")
-				printf "| %s | %d | %d | %d | %d |\n", t, r[2], r[3], r[1], r[1] / r[2]
+				printf "| %s | %d | %d | %d | %d |\n", t, r[2], r[3], r[1], r[1] / n
 			}
 		}
 	}
