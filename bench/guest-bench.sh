@@ -134,7 +134,13 @@ pick_configs() {
 	else
 		echo "SKIP pirq empty_pirq events_pirq: no preemptirq tracepoints in this kernel"
 	fi
-	CONFIGS_DEFAULT="$CONFIGS_DEFAULT all histtrig events"
+	CONFIGS_DEFAULT="$CONFIGS_DEFAULT all"
+	if [ -e "$TR/events/sched/sched_switch/hist" ]; then
+		CONFIGS_DEFAULT="$CONFIGS_DEFAULT histtrig"
+	else
+		echo "SKIP histtrig: no hist triggers (CONFIG_HIST_TRIGGERS) in this kernel"
+	fi
+	CONFIGS_DEFAULT="$CONFIGS_DEFAULT events"
 	[ "$pirq" = 1 ] && CONFIGS_DEFAULT="$CONFIGS_DEFAULT events_pirq"
 	CONFIGS=${CONFIGS:-$CONFIGS_DEFAULT}
 }
@@ -159,12 +165,12 @@ run_rounds() {
 	done
 }
 
-# run_micro - the probe microbenchmark under each configuration that attaches probes
+# run_micro - the probe microbenchmark under each configuration; under
+# histtrig and events it runs the kernel's own trigger and event probes
 run_micro() {
-	local c line
+	local c
 	for c in $CONFIGS; do
-		case $c in hackbench|histtrig|events|events_pirq) continue ;; esac
-		config_set 1 "$c" || continue
+		config_set 1 "$c" || { config_set 0 "$c" 2>/dev/null; continue; }
 		dmesg -C
 		insmod "$BENCH/lh_probe_bench.ko" calls="$MICRO_CALLS" 2>/dev/null
 		dmesg | sed -n 's/.*lh_probe_bench: scenario=\([a-z_]*\) .*ns_per_round=\([0-9.]*\) ns_per_call=\([0-9.]*\).*/\1 \2 \3/p' |

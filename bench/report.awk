@@ -137,8 +137,9 @@ END {
 		ns = split(mscen_list[k], sl, " ")
 		for (si = 1; si <= ns; si++) {
 			if (sl[si] ~ /^c_/) continue
+			if (!((k, "loaded", sl[si]) in micro)) continue
 			nsc++
-			if (((k, "loaded", sl[si]) in micro) && micro[k, "loaded", sl[si]] - micro[k, "unloaded", sl[si]] < 1)
+			if (micro[k, "loaded", sl[si]] - micro[k, "unloaded", sl[si]] < 1)
 				same++
 		}
 		if (nsc)
