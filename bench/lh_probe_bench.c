@@ -13,7 +13,7 @@
  *
  * Scenarios (a round is what one real event costs):
  *   wakeup       sched_waking of an RT task, the sched_switch that runs it,
- *                and the switch back (3 calls)
+ *                and a switch back to the loading task (3 calls)
  *   timer        hrtimer_start of a sleeper, hrtimer_expire_entry 3 us late,
  *                hrtimer_expire_exit (3 calls)
  *   timerwakeup  expire_entry, sched_waking, expire_exit, switch in, switch
@@ -129,14 +129,24 @@ struct lh_bench {
 	u64 elapsed_ns;
 };
 
+/*
+ * lh_bench_switch_back - the switch that puts the CPU's running task back;
+ * prev must be current for the sched_switch trace event (it BUG()s
+ * otherwise), so this is current -> current
+ */
+static void lh_bench_switch_back(struct lh_bench *b)
+{
+	LH_CALL_PROBES(b->tps[LH_B_SWITCH], lh_switch_fn, false, current,
+		       current, TASK_RUNNING);
+}
+
 /* lh_bench_wakeup_round - waking, switch to the wakee, switch back */
 static void lh_bench_wakeup_round(struct lh_bench *b)
 {
 	LH_CALL_PROBES(b->tps[LH_B_WAKING], lh_task_fn, b->victim);
 	LH_CALL_PROBES(b->tps[LH_B_SWITCH], lh_switch_fn, false, current,
 		       b->victim, TASK_RUNNING);
-	LH_CALL_PROBES(b->tps[LH_B_SWITCH], lh_switch_fn, false, b->victim,
-		       current, TASK_INTERRUPTIBLE);
+	lh_bench_switch_back(b);
 }
 
 /* lh_bench_hrtimer_start - hrtimer_start of the sleeper, to expire in 1 ms */
@@ -177,8 +187,7 @@ static void lh_bench_timerwakeup_round(struct lh_bench *b)
 	LH_CALL_PROBES(b->tps[LH_B_EXIT], lh_exit_fn, &b->sl->timer);
 	LH_CALL_PROBES(b->tps[LH_B_SWITCH], lh_switch_fn, false, current,
 		       b->victim, TASK_RUNNING);
-	LH_CALL_PROBES(b->tps[LH_B_SWITCH], lh_switch_fn, false, b->victim,
-		       current, TASK_INTERRUPTIBLE);
+	lh_bench_switch_back(b);
 }
 
 /* lh_bench_preemptoff_round - a preempt-off section inside irqs off */
