@@ -6,6 +6,7 @@
 #   make KDIR=<build dir>     build against another kernel tree or header package
 #   make install              install into /lib/modules/<release>/updates and run depmod
 #   make checkpatch           checkpatch --strict over the module sources (needs CHECKPATCH=)
+#   make bench                the benchmark in qemu guests (scripts/bench.sh; BENCH_ARGS=...)
 #
 # Kbuild itself reads ./Kbuild, so dkms (which passes KERNELRELEASE= on the
 # command line) never confuses this file with the kbuild pass.
@@ -36,4 +37,7 @@ CHECKPATCH ?= checkpatch.pl
 checkpatch:
 	$(CHECKPATCH) --no-tree --strict --show-types -f module/*.c include/latency_hist/*.h
 
-.PHONY: all modules install clean checkpatch FORCE
+bench:
+	./scripts/bench.sh $(BENCH_ARGS)
+
+.PHONY: all modules install clean checkpatch bench FORCE

@@ -26,6 +26,7 @@
 #include <linux/string.h>
 #include <linux/threads.h>
 #include <linux/topology.h>
+#include <linux/vmalloc.h>
 
 #include <latency_hist/control.h>
 
@@ -99,13 +100,24 @@ static int lh_parse_uint(const char *buf, u64 *val)
 	return 0;
 }
 
-/* lh_hist_bytes - histogram memory held by one type */
+/* lh_hist_bytes - histogram memory held by one type, allocator rounding included */
 static size_t lh_hist_bytes(enum lh_hist_id id)
 {
 	if (!lh_hist_cpus[id])
 		return 0;
-	return nr_cpu_ids * sizeof(struct lh_hist_cpu *) +
-	       num_possible_cpus() * sizeof(struct lh_hist_cpu);
+	return kmalloc_size_roundup(nr_cpu_ids * sizeof(struct lh_hist_cpu *)) +
+	       num_possible_cpus() *
+	       (kmalloc_size_roundup(sizeof(struct lh_hist_cpu)) +
+		LH_HIST_BUCKETS_BYTES);
+}
+
+/* lh_hist_cpu_free - release one CPU histogram (NULL is fine) */
+static void lh_hist_cpu_free(struct lh_hist_cpu *h)
+{
+	if (!h)
+		return;
+	vfree(h->buckets);
+	kfree(h);
 }
 
 /* lh_hist_free - release one type's histograms; no probe may use them */
@@ -118,11 +130,17 @@ static void lh_hist_free(enum lh_hist_id id)
 		return;
 	WRITE_ONCE(lh_hist_cpus[id], NULL);
 	for_each_possible_cpu(cpu)
-		kvfree(cpus[cpu]);
+		lh_hist_cpu_free(cpus[cpu]);
 	kfree(cpus);
 }
 
-/* lh_hist_alloc - give one type its per-CPU histograms, each on its node */
+/*
+ * lh_hist_alloc - give one type its per-CPU histograms, each on its node
+ *
+ * The buckets (exactly 20 pages) are allocated apart from the few other
+ * fields: in one block of 80 KiB plus a few bytes, kmalloc would take an
+ * order-5 block (128 KiB) and vmalloc 21 pages.
+ */
 static int lh_hist_alloc(enum lh_hist_id id)
 {
 	struct lh_hist_cpu **cpus;
@@ -136,9 +154,13 @@ static int lh_hist_alloc(enum lh_hist_id id)
 		return -ENOMEM;
 
 	for_each_possible_cpu(cpu) {
-		cpus[cpu] = kvzalloc_node(sizeof(**cpus), GFP_KERNEL,
-					  cpu_to_node(cpu));
+		cpus[cpu] = kzalloc_node(sizeof(**cpus), GFP_KERNEL,
+					 cpu_to_node(cpu));
 		if (!cpus[cpu])
+			goto out_free;
+		cpus[cpu]->buckets = vzalloc_node(LH_HIST_BUCKETS_BYTES,
+						  cpu_to_node(cpu));
+		if (!cpus[cpu]->buckets)
 			goto out_free;
 		lh_hist_cpu_init(cpus[cpu]);
 	}
@@ -149,7 +171,7 @@ static int lh_hist_alloc(enum lh_hist_id id)
 
 out_free:
 	for_each_possible_cpu(cpu)
-		kvfree(cpus[cpu]);
+		lh_hist_cpu_free(cpus[cpu]);
 	kfree(cpus);
 	return -ENOMEM;
 }

@@ -84,21 +84,18 @@ void lh_hist_cpu_reset(struct lh_hist_cpu *h)
 }
 
 /**
- * lh_hist_record() - count one latency sample
+ * lh_hist_record_oor() - count one sample outside 0..10239 us
  * @h:      the histogram of the CPU the sample belongs to
- * @lat_us: the latency in microseconds; negative values count as "lower than 0"
+ * @lat_us: the latency in microseconds, < 0 or >= LH_NR_BUCKETS
  *
- * Context: any, including hard interrupt and preemptible probe context.
- * Takes the per-CPU raw lock only for a sample outside 0..10239 us.
+ * The rare half of lh_hist_record(), out of line so that the common half
+ * inlined into the probes stays a range check and one atomic increment.
+ *
+ * Context: any; takes the per-CPU raw lock.
  */
-void lh_hist_record(struct lh_hist_cpu *h, s64 lat_us)
+void lh_hist_record_oor(struct lh_hist_cpu *h, s64 lat_us)
 {
 	unsigned long flags;
-
-	if (likely(lat_us >= 0 && lat_us < LH_NR_BUCKETS)) {
-		atomic64_inc(&h->buckets[lat_us]);
-		return;
-	}
 
 	raw_spin_lock_irqsave(&h->lock, flags);
 	lh_oor_add(lat_us < 0 ? &h->below : &h->above, lat_us);

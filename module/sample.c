@@ -23,6 +23,28 @@ static void lh_task_info_fill(struct lh_task_info *info, struct task_struct *t)
 	info->comm[TASK_COMM_LEN - 1] = '\0';
 }
 
+/*
+ * lh_sample_record_max - build the max record of a sample that beat the CPU's
+ * maximum; out of line, so that the common path does not set up (and
+ * zero-initialise) an 80-byte record it does not need
+ */
+static noinline void lh_sample_record_max(struct lh_hist_cpu *h, s64 lat_us,
+					  s64 timeroffset_us,
+					  struct task_struct *victim,
+					  struct task_struct *culprit,
+					  u64 now_ns)
+{
+	struct lh_max_record rec;
+
+	rec.valid = true;
+	rec.latency_us = lat_us;
+	rec.timeroffset_us = timeroffset_us;
+	rec.timestamp_ns = now_ns;
+	lh_task_info_fill(&rec.victim, victim);
+	lh_task_info_fill(&rec.culprit, culprit);
+	lh_hist_record_max(h, &rec);
+}
+
 /**
  * lh_sample_record() - count one sample and keep it if it is a new maximum
  * @id:             the histogram
@@ -40,17 +62,9 @@ void lh_sample_record(enum lh_hist_id id, int cpu, s64 lat_us,
 		      struct task_struct *culprit, u64 now_ns)
 {
 	struct lh_hist_cpu *h = lh_hist_cpu(id, cpu);
-	struct lh_max_record rec;
 
 	lh_hist_record(h, lat_us);
-	if (!lh_hist_beats_max(h, lat_us))
-		return;
-
-	rec.valid = true;
-	rec.latency_us = lat_us;
-	rec.timeroffset_us = timeroffset_us;
-	rec.timestamp_ns = now_ns;
-	lh_task_info_fill(&rec.victim, victim);
-	lh_task_info_fill(&rec.culprit, culprit);
-	lh_hist_record_max(h, &rec);
+	if (unlikely(lh_hist_beats_max(h, lat_us)))
+		lh_sample_record_max(h, lat_us, timeroffset_us, victim,
+				     culprit, now_ns);
 }

@@ -89,8 +89,8 @@ static int lh_task_prio(struct task_struct *t)
  * Caller holds @wc->lock. @w is the candidate; @pid_mode means a pid filter
  * chose it, so priority only decides where the sample goes, not whether.
  */
-static void lh_wakeup_offer(struct lh_wakeup_cpu *wc, struct lh_wakeup *w,
-			    bool pid_mode)
+static __always_inline void lh_wakeup_offer(struct lh_wakeup_cpu *wc,
+					    struct lh_wakeup *w, bool pid_mode)
 {
 	struct lh_wakeup *cur = &wc->tracked;
 	int curr_prio = READ_ONCE(wc->curr_prio);
@@ -218,22 +218,18 @@ static void lh_wakeup_record(const struct lh_wakeup *w, int cpu,
 				 next, prev, now_ns);
 }
 
-/* lh_probe_sched_switch - end of a wakeup, or a reason to drop or share it */
-static void notrace lh_probe_sched_switch(void *data, bool preempt,
-					  struct task_struct *prev,
-					  struct task_struct *next,
-					  unsigned int prev_state)
+/*
+ * lh_wakeup_switch - sched_switch on a CPU with a tracked wakeup: end it, drop
+ * it or mark it shared; out of line, so that the common switch with nothing
+ * tracked costs the probe two stores and a load
+ */
+static noinline void lh_wakeup_switch(struct lh_wakeup_cpu *wc, int cpu,
+				      struct task_struct *prev,
+				      struct task_struct *next)
 {
-	/* The scheduler calls this with interrupts off, on the switching CPU. */
-	int cpu = smp_processor_id();
-	struct lh_wakeup_cpu *wc = per_cpu_ptr(&lh_wakeup_cpus, cpu);
 	struct lh_wakeup *cur = &wc->tracked;
 	struct lh_wakeup done = { };
 	u64 now_ns = 0;
-
-	WRITE_ONCE(wc->curr_prio, lh_task_prio(next));
-	if (!READ_ONCE(cur->task))
-		return;
 
 	raw_spin_lock(&wc->lock);
 	if (!cur->task) {
@@ -254,6 +250,21 @@ static void notrace lh_probe_sched_switch(void *data, bool preempt,
 
 	if (done.task && lh_wakeup_wanted(done.pid, done.prio))
 		lh_wakeup_record(&done, cpu, prev, next, now_ns);
+}
+
+/* lh_probe_sched_switch - end of a wakeup, or a reason to drop or share it */
+static void notrace lh_probe_sched_switch(void *data, bool preempt,
+					  struct task_struct *prev,
+					  struct task_struct *next,
+					  unsigned int prev_state)
+{
+	/* The scheduler calls this with interrupts off, on the switching CPU. */
+	int cpu = smp_processor_id();
+	struct lh_wakeup_cpu *wc = per_cpu_ptr(&lh_wakeup_cpus, cpu);
+
+	WRITE_ONCE(wc->curr_prio, lh_task_prio(next));
+	if (READ_ONCE(wc->tracked.task))
+		lh_wakeup_switch(wc, cpu, prev, next);
 }
 
 /* Hooked in this order; sched_switch first so no started wakeup is missed. */

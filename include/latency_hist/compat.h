@@ -23,9 +23,11 @@
 #ifdef LH_HAVE_HRTIMER_EXPIRE_ENTRY_BY_VALUE
 #define LH_EXPIRE_ENTRY_NOW_ARG	ktime_t now
 #define lh_now(now)		(now)
+#define lh_now_arg(now)		(now)	/* for a caller of the probes */
 #else
 #define LH_EXPIRE_ENTRY_NOW_ARG	ktime_t *now
 #define lh_now(now)		(*(now))
+#define lh_now_arg(now)		(&(now))
 #endif
 
 /* hrtimer_start gained "bool was_armed" in 7.1 and in late 6.1/6.12 stables. */
@@ -36,6 +38,29 @@
 #define LH_HRTIMER_START_ARGS \
 	struct hrtimer *timer, enum hrtimer_mode mode
 #endif
+
+/**
+ * lh_hrtimer_start_probe_call() - call an hrtimer_start probe as the
+ * tracepoint does (the benchmark calls probes directly)
+ * @probe: the probe function
+ * @data:  its registration data
+ * @timer: the timer being started
+ * @mode:  its mode
+ *
+ * Context: as the probe requires.
+ */
+static inline void lh_hrtimer_start_probe_call(void (*probe)(void *data,
+							     LH_HRTIMER_START_ARGS),
+					       void *data,
+					       struct hrtimer *timer,
+					       enum hrtimer_mode mode)
+{
+#ifdef LH_HAVE_HRTIMER_START_WAS_ARMED
+	probe(data, timer, mode, false);
+#else
+	probe(data, timer, mode);
+#endif
+}
 
 /**
  * lh_hrtimer_sleeper_on_stack() - set up an on-stack sleeper, as nanosleep does

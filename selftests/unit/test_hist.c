@@ -35,8 +35,18 @@ static struct lh_hist_cpu *new_hist(void)
 
 	if (!h)
 		abort();
+	h->buckets = calloc(LH_NR_BUCKETS, sizeof(*h->buckets));
+	if (!h->buckets)
+		abort();
 	lh_hist_cpu_init(h);
 	return h;
+}
+
+/* free_hist - release what new_hist() allocated */
+static void free_hist(struct lh_hist_cpu *h)
+{
+	free(h->buckets);
+	free(h);
 }
 
 /* render - the whole CPUx file as the kernel prints it */
@@ -111,7 +121,7 @@ static void test_empty_file(void)
 	check(!strncmp(text + hdr, "     0\t               0\n", 24),
 	      "row format is %6ld<TAB>%16llu");
 	free(text);
-	free(h);
+	free_hist(h);
 }
 
 /* test_buckets - each sample lands in its microsecond, bounds go outside */
@@ -134,7 +144,7 @@ static void test_buckets(void)
 	check(strstr(header_of(h), "#There are 1 samples lower than 0 microseconds.\n") &&
 	      strstr(header_of(h), "#There are 1 samples greater or equal than 10240 microseconds.\n"),
 	      "bound counters appear in the header");
-	free(h);
+	free_hist(h);
 }
 
 /* test_stats - min, max and truncating mean over in- and out-of-range samples */
@@ -182,7 +192,7 @@ static void test_stats(void)
 	lh_hist_record(h, -7);
 	s = stats_of(h);
 	check(s.min_us == -7 && s.max_us == -7 && s.mean_us == -7, "only a below-range sample");
-	free(h);
+	free_hist(h);
 }
 
 /* test_reset - a reset forgets buckets, bounds and the max record */
@@ -203,7 +213,7 @@ static void test_reset(void)
 	lh_hist_get_max(h, &rec);
 	check(!rec.valid && lh_hist_beats_max(h, -1000000), "reset clears the max record");
 	free(text);
-	free(h);
+	free_hist(h);
 }
 
 /* print_max - a max record as text */
@@ -251,7 +261,7 @@ static void test_max_record(void)
 	check(!strcmp(print_max(&got),
 		      "77 1 487 (0) bad?comm? <- 0 -21 swapper/0 1.000000\n"),
 	      "a greater latency replaces it; timestamp rounds to the microsecond; control chars masked");
-	free(h);
+	free_hist(h);
 }
 
 #define NR_THREADS	4
@@ -291,7 +301,7 @@ static void test_concurrency(void)
 	      "4 threads x 1e6 concurrent samples: none lost");
 	check(consistent, "readers during recording always see min <= mean <= max");
 	check(s.min_us == -50 && s.max_us == LH_NR_BUCKETS + 49, "extremes kept under concurrency");
-	free(h);
+	free_hist(h);
 }
 
 int main(void)

@@ -1,0 +1,239 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# guest-bench.sh - the part of the latency_hist benchmark that runs inside the
+# qemu guest (scripts/bench.sh boots it with -icount). Prints one
+# machine-readable line per figure; scripts/bench-report.awk turns them into
+# the report.
+#
+#   guest-bench.sh run     alternating rounds of every configuration and
+#                          workload, then the probe microbenchmark and memory
+#   guest-bench.sh mem     memory and read cost only (the many-vCPU guest)
+#   guest-bench.sh micro   the probe microbenchmark only
+#
+# Environment (defaults in brackets):
+#   LH_MODULE     latency_hist.ko                      [required]
+#   LH_BENCH_DIR  directory of rt_pingpong and the bench modules [this dir]
+#   ROUNDS [3]  PP_LOOPS [5000]  PERF_LOOPS [5000]  HB_LOOPS [100]
+#   MICRO_CALLS [1000000]  CONFIGS [every one this kernel supports]
+#
+# Lines: RESULT round=R config=C workload=W value=V unit=U
+#        MICRO config=C scenario=S ns_per_round=X ns_per_call=Y
+#        MEM cpus=N type=T status_bytes=B meminfo_bytes=M
+#        READ cpus=N type=T files=K bytes=B ns=X
+#        INFO ... / SKIP ...
+# shellcheck disable=SC2016,SC2086 # tracefs wants literal $vars; word lists split on purpose
+set -u
+
+BENCH=${LH_BENCH_DIR:-$(cd "$(dirname "$0")" && pwd)}
+ROUNDS=${ROUNDS:-3}
+PP_LOOPS=${PP_LOOPS:-5000}
+PERF_LOOPS=${PERF_LOOPS:-5000}
+HB_LOOPS=${HB_LOOPS:-100}
+MICRO_CALLS=${MICRO_CALLS:-1000000}
+LH=/sys/kernel/debug/latency_hist
+TR=/sys/kernel/tracing
+CPU=1					# where the pinned workloads run
+ncpus=$(grep -c ^processor /proc/cpuinfo)
+[ "$ncpus" -gt 1 ] || CPU=0
+
+# have_tp - does this kernel have a trace event (system/name)?
+have_tp() {
+	[ -d "$TR/events/$1" ]
+}
+
+# lh_on - load latency_hist and turn on the given switches
+lh_on() {
+	local sw
+	insmod "$LH_MODULE" || return 1
+	for sw in "$@"; do
+		echo 1 > "$LH/enable/$sw" || return 1
+	done
+}
+
+# lh_off - unload latency_hist
+lh_off() {
+	rmmod latency_hist
+}
+
+# events_set - turn a list of trace events on (1) or off (0) and clear the buffer
+events_set() {
+	local v=$1 e
+	shift
+	for e in "$@"; do
+		echo "$v" > "$TR/events/$e/enable" || return 1
+	done
+	[ "$v" = 1 ] || echo > "$TR/trace"
+}
+
+# histtrig_set - the wakeup-latency hist-trigger recipe of seed 001 on (1) or off (0)
+histtrig_set() {
+	local waking='hist:keys=pid:ts0=common_timestamp.usecs'
+	local switch='hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking).wakeup_latency($wakeup_lat,next_pid)'
+	local synth='hist:keys=lat:sort=lat'
+	if [ "$1" = 1 ]; then
+		echo 'wakeup_latency u64 lat; pid_t pid' >> "$TR/synthetic_events" &&
+		echo "$waking" >> "$TR/events/sched/sched_waking/trigger" &&
+		echo "$switch" >> "$TR/events/sched/sched_switch/trigger" &&
+		echo "$synth" >> "$TR/events/synthetic/wakeup_latency/trigger"
+	else
+		echo "!$synth" >> "$TR/events/synthetic/wakeup_latency/trigger"
+		echo "!$switch" >> "$TR/events/sched/sched_switch/trigger"
+		echo "!$waking" >> "$TR/events/sched/sched_waking/trigger"
+		echo '!wakeup_latency u64 lat; pid_t pid' >> "$TR/synthetic_events"
+	fi
+}
+
+SCHED_EVENTS="sched/sched_switch sched/sched_waking sched/sched_wakeup"
+PIRQ_EVENTS="preemptirq/irq_disable preemptirq/irq_enable preemptirq/preempt_disable preemptirq/preempt_enable"
+
+# config_set - set up (1) or tear down (0) one configuration
+config_set() {
+	local on=$1 c=$2
+	case $c in
+	unloaded) return 0 ;;
+	loaded)   if [ "$on" = 1 ]; then lh_on; else lh_off; fi ;;
+	empty)    if [ "$on" = 1 ]; then insmod "$BENCH/lh_empty_probes.ko"; else rmmod lh_empty_probes; fi ;;
+	empty_pirq) if [ "$on" = 1 ]; then insmod "$BENCH/lh_empty_probes.ko" preemptirq=1; else rmmod lh_empty_probes; fi ;;
+	wakeup)   if [ "$on" = 1 ]; then lh_on wakeup; else lh_off; fi ;;
+	mto)      if [ "$on" = 1 ]; then lh_on missed_timer_offsets; else lh_off; fi ;;
+	taw)      if [ "$on" = 1 ]; then lh_on wakeup missed_timer_offsets timerandwakeup; else lh_off; fi ;;
+	pirq)     if [ "$on" = 1 ]; then lh_on preemptirqsoff; else lh_off; fi ;;
+	all)      if [ "$on" = 1 ]; then lh_on $ALL_SW; else lh_off; fi ;;
+	histtrig) histtrig_set "$on" ;;
+	events)   events_set "$on" $SCHED_EVENTS ;;
+	events_pirq) events_set "$on" $PIRQ_EVENTS ;;
+	*) echo "unknown config $c" >&2; return 1 ;;
+	esac
+}
+
+# workload - run one workload; prints "value unit"
+workload() {
+	case $1 in
+	pingpong)
+		"$BENCH/rt_pingpong" -l "$PP_LOOPS" -c "$CPU" |
+			sed -n 's/.*ns_per_roundtrip=\([0-9.]*\).*/\1 ns_per_roundtrip/p' ;;
+	perfpipe)
+		taskset -c "$CPU" perf bench sched pipe -l "$PERF_LOOPS" 2>&1 |
+			awk '/usecs\/op/ { printf "%.1f ns_per_op\n", $1 * 1000 }' ;;
+	hackbench)
+		hackbench -p -g 2 -f 5 -l "$HB_LOOPS" 2>&1 |
+			awk '/^Time:/ { printf "%.3f ms\n", $2 * 1000 }' ;;
+	esac
+}
+
+# pick_configs - every configuration this kernel supports, in run order
+pick_configs() {
+	local pirq=0
+	have_tp preemptirq/irq_disable && have_tp preemptirq/preempt_disable && pirq=1
+	ALL_SW="wakeup missed_timer_offsets timerandwakeup"
+	CONFIGS_DEFAULT="unloaded loaded empty wakeup mto taw"
+	if [ "$pirq" = 1 ]; then
+		ALL_SW="preemptirqsoff $ALL_SW"
+		CONFIGS_DEFAULT="$CONFIGS_DEFAULT empty_pirq pirq"
+	else
+		echo "SKIP pirq empty_pirq events_pirq: no preemptirq tracepoints in this kernel"
+	fi
+	CONFIGS_DEFAULT="$CONFIGS_DEFAULT all"
+	if [ -e "$TR/events/sched/sched_switch/hist" ]; then
+		CONFIGS_DEFAULT="$CONFIGS_DEFAULT histtrig"
+	else
+		echo "SKIP histtrig: no hist triggers (CONFIG_HIST_TRIGGERS) in this kernel"
+	fi
+	CONFIGS_DEFAULT="$CONFIGS_DEFAULT events"
+	[ "$pirq" = 1 ] && CONFIGS_DEFAULT="$CONFIGS_DEFAULT events_pirq"
+	CONFIGS=${CONFIGS:-$CONFIGS_DEFAULT}
+}
+
+# run_rounds - A B C ... A B C ...: every configuration once per round
+run_rounds() {
+	local r c w out
+	for r in $(seq 0 "$ROUNDS"); do		# round 0 is the warm-up
+		for c in $CONFIGS; do
+			if ! config_set 1 "$c"; then
+				echo "SKIP config=$c: setup failed"
+				config_set 0 "$c" 2>/dev/null
+				continue
+			fi
+			for w in pingpong perfpipe hackbench; do
+				out=$(workload "$w")
+				set -- $out
+				echo "RESULT round=$r config=$c workload=$w value=${1:-NA} unit=${2:-NA}"
+			done
+			config_set 0 "$c" || echo "INFO config=$c: teardown failed"
+		done
+	done
+}
+
+# run_micro - the probe microbenchmark under each configuration; under
+# histtrig and events it runs the kernel's own trigger and event probes
+run_micro() {
+	local c
+	for c in $CONFIGS; do
+		config_set 1 "$c" || { config_set 0 "$c" 2>/dev/null; continue; }
+		dmesg -C
+		insmod "$BENCH/lh_probe_bench.ko" calls="$MICRO_CALLS" 2>/dev/null
+		dmesg | sed -n 's/.*lh_probe_bench: scenario=\([a-z_]*\) .*ns_per_round=\([0-9.]*\) ns_per_call=\([0-9.]*\).*/\1 \2 \3/p' |
+			while read -r s pr pc; do
+				echo "MICRO config=$c scenario=$s ns_per_round=$pr ns_per_call=$pc"
+			done
+		config_set 0 "$c"
+	done
+}
+
+# meminfo_kb - a /proc/meminfo field in kB
+meminfo_kb() {
+	awk -v f="$1:" '$1 == f { print $2 }' /proc/meminfo
+}
+
+# run_mem - bytes per type from status, and what the kernel's counters say was taken
+run_mem() {
+	local sw f line
+	local -A b0 b1
+	insmod "$LH_MODULE" || return 1
+	for sw in $ALL_SW; do
+		sync; echo 3 > /proc/sys/vm/drop_caches
+		for f in MemFree VmallocUsed Slab; do b0[$f]=$(meminfo_kb $f); done
+		echo 1 > "$LH/enable/$sw"
+		for f in MemFree VmallocUsed Slab; do b1[$f]=$(meminfo_kb $f); done
+		# MemFree misses pages served from the per-CPU free lists; vmalloc and slab do not
+		line="INFO switch=$sw memfree_drop_bytes=$(( (b0[MemFree] - b1[MemFree]) * 1024 ))"
+		line="$line vmalloc_rise_bytes=$(( (b1[VmallocUsed] - b0[VmallocUsed]) * 1024 ))"
+		echo "$line slab_rise_bytes=$(( (b1[Slab] - b0[Slab]) * 1024 ))"
+	done
+	while read -r t _ _ b _; do
+		echo "MEM cpus=$ncpus type=$t status_bytes=${b#bytes=}"
+	done < "$LH/status"
+	run_read
+	rmmod latency_hist
+}
+
+# run_read - time reading every CPUx and max_latency-CPUx file of each type
+run_read() {
+	local d r
+	for d in wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup irqsoff preemptoff preemptirqsoff; do
+		[ -e "$LH/$d/CPU0" ] || continue
+		"$BENCH/lh_readall" "$LH/$d"/CPU* > /dev/null	# warm-up
+		r=$("$BENCH/lh_readall" "$LH/$d"/CPU* "$LH/$d"/max_latency-CPU* 2>/dev/null ||
+		    "$BENCH/lh_readall" "$LH/$d"/CPU*)
+		echo "READ cpus=$ncpus type=$d $r"
+	done
+}
+
+[ -n "${LH_MODULE:-}" ] || { echo "LH_MODULE is not set" >&2; exit 2; }
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+echo "INFO kernel=$(uname -r) cpus=$ncpus rounds=$ROUNDS pp_loops=$PP_LOOPS perf_loops=$PERF_LOOPS hb_loops=$HB_LOOPS"
+pick_configs
+echo "INFO configs=$CONFIGS"
+case ${1:-run} in
+run)
+	run_rounds
+	run_micro
+	run_mem ;;
+mem)
+	run_mem ;;
+micro)
+	run_micro ;;
+*)	echo "usage: guest-bench.sh run|mem|micro" >&2; exit 2 ;;
+esac
+echo "INFO done"

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lh_bench_tp.h - find a built-in tracepoint by name, for the benchmark
+ * modules.
+ *
+ * The scheduler, timer and preemptirq tracepoints are not exported, so the
+ * benchmark modules look them up the way module/tracepoints.c does, with one
+ * walk over the kernel's tracepoint table.
+ */
+#ifndef LH_BENCH_TP_H
+#define LH_BENCH_TP_H
+
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+
+/* struct lh_bench_tp_find - a name to look up and what was found */
+struct lh_bench_tp_find {
+	const char *name;
+	struct tracepoint *tp;
+};
+
+/* lh_bench_tp_match - for_each_kernel_tracepoint() callback */
+static inline void lh_bench_tp_match(struct tracepoint *tp, void *priv)
+{
+	struct lh_bench_tp_find *find = priv;
+
+	if (!find->tp && !strcmp(tp->name, find->name))
+		find->tp = tp;
+}
+
+/**
+ * lh_bench_tp() - look up a built-in tracepoint
+ * @name: its name, e.g. "sched_switch"
+ *
+ * Context: process context.
+ * Return: the tracepoint, or NULL if this kernel lacks it.
+ */
+static inline struct tracepoint *lh_bench_tp(const char *name)
+{
+	struct lh_bench_tp_find find = { .name = name };
+
+	for_each_kernel_tracepoint(lh_bench_tp_match, &find);
+	return find.tp;
+}
+
+#endif /* LH_BENCH_TP_H */

@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lh_probe_bench - in-kernel microbenchmark of the probes attached to the
+ * tracepoints latency_hist uses.
+ *
+ * The pipe benchmark measures a whole system; this measures the probe bodies
+ * alone. At load time it calls, over and over, every probe attached to a
+ * tracepoint (whoever attached it: latency_hist, lh_empty_probes, nothing)
+ * with the arguments the scheduler or hrtimer code would pass, the way the
+ * tracepoint itself iterates its probe array, and prints the time per round
+ * to the kernel log. Run it with nothing attached to learn the cost of the
+ * loop itself; subtract that.
+ *
+ * Scenarios (a round is what one real event costs):
+ *   wakeup       sched_waking of an RT task, the sched_switch that runs it,
+ *                and a switch back to the loading task (3 calls)
+ *   timer        hrtimer_start of a sleeper, hrtimer_expire_entry 3 us late,
+ *                hrtimer_expire_exit (3 calls)
+ *   timerwakeup  expire_entry, sched_waking, expire_exit, switch in, switch
+ *                back: a timer-woken RT task (5 calls)
+ *   preemptoff   preempt_disable, preempt_enable inside an irqs-off section
+ *                (2 calls; only where the preemptirq tracepoints exist)
+ *   irqsoff      irq_disable, irq_enable (2 calls; idem)
+ *   c_*          building blocks of the probes, for comparison: one
+ *                ktime_get_mono_fast_ns(), one local_clock(), one
+ *                raw_spin_lock_irqsave()/unlock_irqrestore() pair
+ *
+ * The woken task is a kthread of this module that never runs before unload
+ * (SCHED_FIFO 50, so latency_hist follows it); the calls are made on its CPU
+ * with interrupts off, in batches, from an IPI handler run by the loading
+ * process, which is the "current" task the probes see (load it from a
+ * SCHED_OTHER shell so that the sleeper preempts it, as the timer rule needs).
+ *
+ *   insmod lh_probe_bench.ko [calls=1000000]; dmesg | grep lh_probe_bench
+ *
+ * Under qemu -icount shift=0 one nanosecond of guest time is one guest
+ * instruction, so the figures are instruction counts. Loading always fails
+ * (-EAGAIN) once the results are printed, so nothing stays loaded.
+ *
+ * WARNING: it calls other modules' probes with made-up events and leaves
+ * latency_hist's histograms full of them; use it in a benchmark VM only.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/hrtimer.h>
+#include <linux/kernel.h>
+#include <linux/kthread.h>
+#include <linux/math64.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/timekeeping.h>
+#include <linux/tracepoint.h>
+
+#include <latency_hist/compat.h>
+
+#include "lh_bench_tp.h"
+
+#define LH_BENCH_BATCH		1000	/* rounds per irqs-off stretch */
+#define LH_BENCH_LATE_NS	3000	/* how late the fake timer expires */
+
+static unsigned int calls = 1000000;
+module_param(calls, uint, 0444);
+MODULE_PARM_DESC(calls, "probe calls per scenario (at least; default 1000000)");
+
+typedef void (*lh_task_fn)(void *data, struct task_struct *p);
+typedef void (*lh_switch_fn)(void *data, bool preempt,
+			     struct task_struct *prev,
+			     struct task_struct *next,
+			     unsigned int prev_state);
+typedef void (*lh_entry_fn)(void *data, struct hrtimer *timer,
+			    LH_EXPIRE_ENTRY_NOW_ARG);
+typedef void (*lh_exit_fn)(void *data, struct hrtimer *timer);
+typedef void (*lh_ip_fn)(void *data, unsigned long ip, unsigned long parent_ip);
+
+/*
+ * LH_CALL_PROBES - call every probe attached to a tracepoint, as
+ * __DO_TRACE does; interrupts must be off (rcu-sched read side)
+ */
+#define LH_CALL_PROBES(tp, fn_type, ...)				\
+	do {								\
+		struct tracepoint_func *__f;				\
+									\
+		__f = rcu_dereference_sched((tp)->funcs);		\
+		for (; __f && __f->func; __f++)				\
+			((fn_type)__f->func)(__f->data, __VA_ARGS__);	\
+	} while (0)
+
+enum lh_bench_tp_id {
+	LH_B_WAKING,
+	LH_B_SWITCH,
+	LH_B_START,
+	LH_B_ENTRY,
+	LH_B_EXIT,
+	LH_B_PREEMPT_OFF,
+	LH_B_PREEMPT_ON,
+	LH_B_IRQ_OFF,
+	LH_B_IRQ_ON,
+	LH_B_NR_TPS
+};
+
+static const char *const lh_bench_tp_names[LH_B_NR_TPS] = {
+	[LH_B_WAKING]		= "sched_waking",
+	[LH_B_SWITCH]		= "sched_switch",
+	[LH_B_START]		= "hrtimer_start",
+	[LH_B_ENTRY]		= "hrtimer_expire_entry",
+	[LH_B_EXIT]		= "hrtimer_expire_exit",
+	[LH_B_PREEMPT_OFF]	= "preempt_disable",
+	[LH_B_PREEMPT_ON]	= "preempt_enable",
+	[LH_B_IRQ_OFF]		= "irq_disable",
+	[LH_B_IRQ_ON]		= "irq_enable",
+};
+
+/* struct lh_bench - the state one run of the benchmark works on */
+struct lh_bench {
+	struct tracepoint *tps[LH_B_NR_TPS];
+	struct task_struct *victim;	/* RT kthread, asleep until unload */
+	struct hrtimer_sleeper *sl;	/* its (never started) sleeper timer */
+	void (*round)(struct lh_bench *b);
+	unsigned int rounds;		/* per batch */
+	raw_spinlock_t lock;		/* for the "lock" component */
+	u64 sink_ns;			/* keeps clock reads from being optimised out */
+	u64 elapsed_ns;
+};
+
+/*
+ * lh_bench_switch_back - the switch that puts the CPU's running task back;
+ * prev must be current for the sched_switch trace event (it BUG()s
+ * otherwise), so this is current -> current
+ */
+static void lh_bench_switch_back(struct lh_bench *b)
+{
+	LH_CALL_PROBES(b->tps[LH_B_SWITCH], lh_switch_fn, false, current,
+		       current, TASK_RUNNING);
+}
+
+/* lh_bench_wakeup_round - waking, switch to the wakee, switch back */
+static void lh_bench_wakeup_round(struct lh_bench *b)
+{
+	LH_CALL_PROBES(b->tps[LH_B_WAKING], lh_task_fn, b->victim);
+	LH_CALL_PROBES(b->tps[LH_B_SWITCH], lh_switch_fn, false, current,
+		       b->victim, TASK_RUNNING);
+	lh_bench_switch_back(b);
+}
+
+/* lh_bench_hrtimer_start - hrtimer_start of the sleeper, to expire in 1 ms */
+static void lh_bench_hrtimer_start(struct lh_bench *b)
+{
+	struct tracepoint_func *f;
+
+	hrtimer_set_expires(&b->sl->timer, ktime_add_ms(ktime_get(), 1));
+	f = rcu_dereference_sched(b->tps[LH_B_START]->funcs);
+	for (; f && f->func; f++)
+		lh_hrtimer_start_probe_call(f->func, f->data, &b->sl->timer,
+					    HRTIMER_MODE_ABS);
+}
+
+/* lh_bench_expire_entry - hrtimer_expire_entry of the sleeper, a bit late */
+static void lh_bench_expire_entry(struct lh_bench *b)
+{
+	ktime_t now = ktime_get();
+
+	hrtimer_set_expires(&b->sl->timer, ktime_sub_ns(now, LH_BENCH_LATE_NS));
+	LH_CALL_PROBES(b->tps[LH_B_ENTRY], lh_entry_fn, &b->sl->timer,
+		       lh_now_arg(now));
+}
+
+/* lh_bench_timer_round - arm the sleeper, expire it late, finish the expiry */
+static void lh_bench_timer_round(struct lh_bench *b)
+{
+	lh_bench_hrtimer_start(b);
+	lh_bench_expire_entry(b);
+	LH_CALL_PROBES(b->tps[LH_B_EXIT], lh_exit_fn, &b->sl->timer);
+}
+
+/* lh_bench_timerwakeup_round - a late timer wakes the RT task, which runs */
+static void lh_bench_timerwakeup_round(struct lh_bench *b)
+{
+	lh_bench_expire_entry(b);
+	LH_CALL_PROBES(b->tps[LH_B_WAKING], lh_task_fn, b->victim);
+	LH_CALL_PROBES(b->tps[LH_B_EXIT], lh_exit_fn, &b->sl->timer);
+	LH_CALL_PROBES(b->tps[LH_B_SWITCH], lh_switch_fn, false, current,
+		       b->victim, TASK_RUNNING);
+	lh_bench_switch_back(b);
+}
+
+/* lh_bench_preemptoff_round - a preempt-off section inside irqs off */
+static void lh_bench_preemptoff_round(struct lh_bench *b)
+{
+	LH_CALL_PROBES(b->tps[LH_B_PREEMPT_OFF], lh_ip_fn, _THIS_IP_, _RET_IP_);
+	LH_CALL_PROBES(b->tps[LH_B_PREEMPT_ON], lh_ip_fn, _THIS_IP_, _RET_IP_);
+}
+
+/* lh_bench_irqsoff_round - an irqs-off section */
+static void lh_bench_irqsoff_round(struct lh_bench *b)
+{
+	LH_CALL_PROBES(b->tps[LH_B_IRQ_OFF], lh_ip_fn, _THIS_IP_, _RET_IP_);
+	LH_CALL_PROBES(b->tps[LH_B_IRQ_ON], lh_ip_fn, _THIS_IP_, _RET_IP_);
+}
+
+/* lh_bench_mono_fast_round - the clock the wakeup probes read */
+static void lh_bench_mono_fast_round(struct lh_bench *b)
+{
+	b->sink_ns += ktime_get_mono_fast_ns();
+}
+
+/* lh_bench_local_clock_round - the clock the critical-section probes read */
+static void lh_bench_local_clock_round(struct lh_bench *b)
+{
+	b->sink_ns += local_clock();
+}
+
+/* lh_bench_lock_round - a raw spinlock taken and released, irqsave */
+static void lh_bench_lock_round(struct lh_bench *b)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&b->lock, flags);
+	b->sink_ns++;
+	raw_spin_unlock_irqrestore(&b->lock, flags);
+}
+
+/* lh_bench_batch - IPI handler: time one batch of rounds, interrupts off */
+static void lh_bench_batch(void *arg)
+{
+	struct lh_bench *b = arg;
+	unsigned int i;
+	u64 t0_ns;
+
+	t0_ns = ktime_get_ns();
+	for (i = 0; i < b->rounds; i++)
+		b->round(b);
+	b->elapsed_ns += ktime_get_ns() - t0_ns;
+}
+
+/* struct lh_bench_scenario - one thing to measure */
+struct lh_bench_scenario {
+	const char *name;
+	void (*round)(struct lh_bench *b);
+	unsigned int calls_per_round;
+	unsigned long needs;		/* BIT() of each tracepoint it calls */
+};
+
+static const struct lh_bench_scenario lh_bench_scenarios[] = {
+	{ "wakeup", lh_bench_wakeup_round, 3,
+	  BIT(LH_B_WAKING) | BIT(LH_B_SWITCH) },
+	{ "timer", lh_bench_timer_round, 3,
+	  BIT(LH_B_START) | BIT(LH_B_ENTRY) | BIT(LH_B_EXIT) },
+	{ "timerwakeup", lh_bench_timerwakeup_round, 5,
+	  BIT(LH_B_WAKING) | BIT(LH_B_SWITCH) | BIT(LH_B_ENTRY) |
+	  BIT(LH_B_EXIT) },
+	{ "preemptoff", lh_bench_preemptoff_round, 2,
+	  BIT(LH_B_PREEMPT_OFF) | BIT(LH_B_PREEMPT_ON) },
+	{ "irqsoff", lh_bench_irqsoff_round, 2,
+	  BIT(LH_B_IRQ_OFF) | BIT(LH_B_IRQ_ON) },
+	/* what the probes are made of, for the report; no tracepoint */
+	{ "c_mono_fast", lh_bench_mono_fast_round, 1, 0 },
+	{ "c_local_clock", lh_bench_local_clock_round, 1, 0 },
+	{ "c_raw_lock", lh_bench_lock_round, 1, 0 },
+};
+
+/* lh_bench_has_tps - does this kernel have every tracepoint a scenario calls? */
+static bool lh_bench_has_tps(const struct lh_bench *b,
+			     const struct lh_bench_scenario *s)
+{
+	int i;
+
+	for (i = 0; i < LH_B_NR_TPS; i++) {
+		if ((s->needs & BIT(i)) && !b->tps[i])
+			return false;
+	}
+	return true;
+}
+
+/* lh_bench_run - run one scenario on @cpu and print its figures */
+static void lh_bench_run(struct lh_bench *b, const struct lh_bench_scenario *s,
+			 int cpu)
+{
+	unsigned int nr_rounds = DIV_ROUND_UP(calls, s->calls_per_round);
+	unsigned int done = 0;
+	u64 per_round_cns;	/* centi-ns */
+
+	b->round = s->round;
+	b->elapsed_ns = 0;
+	while (done < nr_rounds) {
+		b->rounds = min_t(unsigned int, LH_BENCH_BATCH, nr_rounds - done);
+		smp_call_function_single(cpu, lh_bench_batch, b, 1);
+		done += b->rounds;
+		cond_resched();
+	}
+	per_round_cns = div_u64(b->elapsed_ns * 100, nr_rounds);
+	pr_info("scenario=%s rounds=%u calls=%u ns_per_round=%llu.%02llu ns_per_call=%llu.%02llu\n",
+		s->name, nr_rounds, nr_rounds * s->calls_per_round,
+		per_round_cns / 100, per_round_cns % 100,
+		div_u64(per_round_cns, s->calls_per_round) / 100,
+		div_u64(per_round_cns, s->calls_per_round) % 100);
+}
+
+/* lh_bench_victim_fn - the woken task's body: wait for unload */
+static int lh_bench_victim_fn(void *unused)
+{
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(MAX_SCHEDULE_TIMEOUT);
+	return 0;
+}
+
+/* lh_bench_init - run every scenario this kernel supports, then fail the load */
+static int __init lh_bench_init(void)
+{
+	struct hrtimer_sleeper sl;
+	struct lh_bench *b;
+	int i, cpu;
+
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	if (!b)
+		return -ENOMEM;
+	for (i = 0; i < LH_B_NR_TPS; i++)
+		b->tps[i] = lh_bench_tp(lh_bench_tp_names[i]);
+
+	b->victim = kthread_create(lh_bench_victim_fn, NULL, "lh_bench_victim");
+	if (IS_ERR(b->victim)) {
+		i = PTR_ERR(b->victim);
+		kfree(b);
+		return i;
+	}
+	get_task_struct(b->victim);
+	raw_spin_lock_init(&b->lock);
+	sched_set_fifo(b->victim);
+	lh_hrtimer_sleeper_on_stack(&sl);
+	sl.task = b->victim;
+	b->sl = &sl;
+
+	/* Run on the victim's CPU, so wakeup and switch use the same state. */
+	cpu = task_cpu(b->victim);
+	set_cpus_allowed_ptr(current, cpumask_of(cpu));
+	pr_info("start cpu=%d calls=%u\n", cpu, calls);
+
+	for (i = 0; i < ARRAY_SIZE(lh_bench_scenarios); i++) {
+		const struct lh_bench_scenario *s = &lh_bench_scenarios[i];
+
+		if (lh_bench_has_tps(b, s))
+			lh_bench_run(b, s, cpu);
+		else
+			pr_info("scenario=%s skipped: tracepoint missing\n",
+				s->name);
+	}
+	pr_info("done\n");
+
+	sl.task = NULL;
+	destroy_hrtimer_on_stack(&sl.timer);
+	kthread_stop(b->victim);
+	put_task_struct(b->victim);
+	kfree(b);
+	return -EAGAIN;
+}
+
+module_init(lh_bench_init);
+
+MODULE_DESCRIPTION("latency_hist benchmark: cost of the attached probe bodies");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,231 @@
+#!/usr/bin/gawk -f
+# SPDX-License-Identifier: GPL-2.0
+#
+# report.awk - turn the lines of bench/guest-bench.sh (one .out file per guest boot) into the
+# markdown report of scripts/bench.sh: medians and spread per configuration and workload, the
+# ratios of the issue-8 budget, the probe microbenchmark, memory and read cost.
+#
+#   gawk -f bench/report.awk build/bench/*.out > report.md
+#
+# "added" is a configuration's median minus the unloaded median, the same boot; a ratio of
+# added costs is printed only where the denominator is positive.
+
+# kv - the value of key K in the current line's key=value fields
+function kv(k,    i, n, a) {
+	for (i = 1; i <= NF; i++) {
+		n = index($i, "=")
+		if (n && substr($i, 1, n - 1) == k)
+			return substr($i, n + 1)
+	}
+	return ""
+}
+
+# median - median of the space-separated numbers in s; sets MIN and MAX
+function median(s,    a, n) {
+	n = split(s, a, " ")
+	asort(a, a, "@val_num_asc")
+	MIN = a[1]; MAX = a[n]
+	if (n % 2)
+		return a[(n + 1) / 2]
+	return (a[n / 2] + a[n / 2 + 1]) / 2
+}
+
+# pct - x as a percentage of y, or "n/a"
+function pct(x, y) {
+	return y > 0 ? sprintf("%.1f %%", 100 * x / y) : "n/a"
+}
+
+# verdict - "met" or "MISSED" for value v against limit lim (both percent), n/a if no ratio
+function verdict(x, y, lim) {
+	if (y <= 0)
+		return "n/a"
+	return (100 * x / y <= lim) ? "met" : "**MISSED**"
+}
+
+/^INFO kernel=/ {
+	k = kv("kernel"); cpus = kv("cpus")
+	if (!(k in seen_k)) { seen_k[k] = 1; kernels[++nk] = k }
+	kcpus[k] = kcpus[k] ? kcpus[k] : cpus
+	if (cpus > kcpus[k]) bigcpus[k] = cpus
+	info[k] = info[k] $0 "\n"
+}
+/^INFO configs=/ { configs[k] = substr($0, 14) }
+/^SKIP/ { skips[k] = skips[k] "- " substr($0, 6) "\n" }
+/^RESULT/ {
+	if (kv("round") == 0) next		# warm-up
+	c = kv("config"); w = kv("workload"); v = kv("value")
+	if (v == "NA") { na[k, c, w]++; next }
+	vals[k, c, w] = vals[k, c, w] " " v
+	unit[w] = kv("unit")
+}
+/^MICRO/ {
+	c = kv("config"); s = kv("scenario")
+	micro[k, c, s] = kv("ns_per_round")
+	microcall[k, c, s] = kv("ns_per_call")
+	if (!((k, s) in mscen)) { mscen[k, s] = 1; mscen_list[k] = mscen_list[k] " " s }
+}
+/^MEM/ { mem[k, kv("cpus"), kv("type")] = kv("status_bytes"); memcpus[k, kv("cpus")] = 1 }
+/^INFO switch=/ {
+	memfree[k, cpus, kv("switch")] = kv("memfree_drop_bytes")
+	vmrise[k, cpus, kv("switch")] = kv("vmalloc_rise_bytes")
+	slabrise[k, cpus, kv("switch")] = kv("slab_rise_bytes")
+}
+/^READ/ { rd[k, kv("cpus"), kv("type")] = kv("ns") " " kv("files") " " kv("bytes"); rdcpus[k, kv("cpus")] = 1 }
+
+END {
+	nw = split("pingpong perfpipe hackbench", wl, " ")
+	print "# latency_hist benchmark report"
+	print ""
+	print "Guest time under `qemu -icount shift=0,sleep=off`: 1 ns = 1 guest instruction. Figures are"
+	print "instruction counts, deterministic for a given kernel and binary; they do not model cache misses or"
+	print "the price of atomic instructions. Medians of the measured rounds (a warm-up round is dropped), with"
+	print "the spread (max-min)/median; \"added\" = median - unloaded median of the same boot."
+	for (ki = 1; ki <= nk; ki++) {
+		k = kernels[ki]
+		if (!(k in configs))
+			continue
+		nc = split(configs[k], cl, " ")
+		print ""
+		print "## " k
+		print ""
+		printf "%s", info[k]
+		if (skips[k] != "") { print ""; printf "%s", skips[k] }
+		for (wi = 1; wi <= nw; wi++) {
+			w = wl[wi]
+			print ""
+			print "### " w " (" unit[w] ")"
+			print ""
+			print "| configuration | median | spread | added | added % |"
+			print "|---|---:|---:|---:|---:|"
+			base = ((k, "unloaded", w) in vals) ? median(vals[k, "unloaded", w]) : 0
+			for (ci = 1; ci <= nc; ci++) {
+				c = cl[ci]
+				if (!((k, c, w) in vals)) { printf "| %s | no result | | | |\n", c; continue }
+				m = median(vals[k, c, w])
+				med[k, c, w] = m
+				spread[k, c, w] = m > 0 ? 100 * (MAX - MIN) / m : 0
+				add[k, c, w] = m - base
+				printf "| %s | %.1f | %.2f %% | %+.1f | %+.2f %% |\n", c, m,
+				       (m > 0 ? 100 * (MAX - MIN) / m : 0), m - base, (base > 0 ? 100 * (m - base) / base : 0)
+			}
+		}
+		print ""
+		print "### Budget (issue 8), " k
+		print ""
+		print "| budget line | workload | ratio | limit | verdict |"
+		print "|---|---|---:|---:|---|"
+		for (wi = 1; wi <= nw; wi++) {
+			w = wl[wi]
+			a = add[k, "taw", w]
+			if ((k, "histtrig", w) in add)
+				printf "| wakeup+mto+timerandwakeup added / hist-trigger recipe added | %s | %s | 5 %% | %s |\n",
+				       w, pct(a, add[k, "histtrig", w]), wi == 1 ? verdict(a, add[k, "histtrig", w], 5) : "(info)"
+			if ((k, "events", w) in add)
+				printf "| wakeup+mto+timerandwakeup added / sched trace events added | %s | %s | 10 %% | %s |\n",
+				       w, pct(a, add[k, "events", w]), wi == 1 ? verdict(a, add[k, "events", w], 10) : "(info)"
+			if ((k, "events_pirq", w) in add)
+				printf "| preemptirqsoff added / preemptirq trace events added | %s | %s | 10 %% | %s |\n",
+				       w, pct(add[k, "pirq", w], add[k, "events_pirq", w]),
+				       verdict(add[k, "pirq", w], add[k, "events_pirq", w], 10)
+			if ((k, "loaded", w) in med)
+				printf "| loaded, nothing enabled, vs unloaded | %s | %+.2f %% | unloaded spread %.2f %% | (see below) |\n", w,
+				       100 * add[k, "loaded", w] / med[k, "unloaded", w], spread[k, "unloaded", w]
+		}
+		# No probe attached: the microbenchmark, which runs every attached probe, must see
+		# exactly the loop cost of the unloaded kernel.
+		same = 0; nsc = 0
+		ns = split(mscen_list[k], sl, " ")
+		for (si = 1; si <= ns; si++) {
+			if (sl[si] ~ /^c_/) continue
+			if (!((k, "loaded", sl[si]) in micro)) continue
+			nsc++
+			if (micro[k, "loaded", sl[si]] - micro[k, "unloaded", sl[si]] < 1)
+				same++
+		}
+		if (nsc)
+			printf "| loaded, nothing enabled: no probe attached | microbenchmark | %d of %d scenarios cost the same as unloaded (< 1 ns) | all | %s |\n",
+			       same, nsc, same == nsc ? "met" : "**MISSED**"
+		if (mscen_list[k] != "") {
+			print ""
+			print "### Probe microbenchmark, " k
+			print ""
+			print "ns (= instructions) per round with the probes of each configuration attached, minus the"
+			print "same loop with nothing attached (`unloaded`); a round is one event as the scenario describes"
+			print "(bench/lh_probe_bench.c). Per call in brackets."
+			print ""
+			ns = split(mscen_list[k], sl, " ")
+			hdr = "| configuration |"; sep = "|---|"
+			for (si = 1; si <= ns; si++) { hdr = hdr " " sl[si] " |"; sep = sep "---:|" }
+			print hdr; print sep
+			for (ci = 1; ci <= nc; ci++) {
+				c = cl[ci]
+				if (!((k, c, sl[1]) in micro)) continue
+				line = "| " c " |"
+				for (si = 1; si <= ns; si++) {
+					s = sl[si]
+					if (c == "unloaded")
+						line = line sprintf(" %.1f (loop) |", micro[k, c, s])
+					else
+						line = line sprintf(" %+.1f (%+.1f) |", micro[k, c, s] - micro[k, "unloaded", s],
+								    microcall[k, c, s] - microcall[k, "unloaded", s])
+				}
+				print line
+			}
+		}
+		for (key in memcpus) {
+			split(key, kk, SUBSEP)
+			if (kk[1] != k) continue
+			n = kk[2]
+			print ""
+			print "### Memory, " k ", " n " vCPUs"
+			print ""
+			print "| histogram | status bytes | per CPU | per CPU KiB | budget 82 KiB |"
+			print "|---|---:|---:|---:|---|"
+			split("irqsoff preemptoff preemptirqsoff wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup", tl, " ")
+			for (ti = 1; ti <= 7; ti++) {
+				t = tl[ti]
+				if (!((k, n, t) in mem)) continue
+				b = mem[k, n, t]
+				printf "| %s | %d | %d | %.1f | %s |\n", t, b, b / n, b / n / 1024,
+				       b == 0 ? "0 (never enabled)" : (b / n <= 82 * 1024 ? "met" : "**MISSED**")
+			}
+			print ""
+			print "What the kernel's counters say each switch took when first enabled. MemFree misses"
+			print "pages served from the per-CPU free lists (order-0 vmalloc pages usually are); an"
+			print "order-5 kmalloc, as before the fix, showed here as 128 KiB per CPU per histogram."
+			print ""
+			print "| switch | histograms | MemFree drop | VmallocUsed rise | Slab rise | vmalloc KiB per CPU per histogram |"
+			print "|---|---:|---:|---:|---:|---:|"
+			split("preemptirqsoff wakeup missed_timer_offsets timerandwakeup", swl, " ")
+			split("3 2 1 1", nh, " ")
+			for (ti = 1; ti <= 4; ti++) {
+				t = swl[ti]
+				if (!((k, n, t) in memfree)) continue
+				printf "| %s | %d | %d | %s | %s | %s |\n", t, nh[ti], memfree[k, n, t],
+				       vmrise[k, n, t] == "" ? "n/a" : vmrise[k, n, t],
+				       slabrise[k, n, t] == "" ? "n/a" : slabrise[k, n, t],
+				       vmrise[k, n, t] == "" ? "n/a" : sprintf("%.1f", vmrise[k, n, t] / n / nh[ti] / 1024)
+			}
+		}
+		for (key in rdcpus) {
+			split(key, kk, SUBSEP)
+			if (kk[1] != k) continue
+			n = kk[2]
+			print ""
+			print "### Read cost, " k ", " n " vCPUs"
+			print ""
+			print "Reading every CPUx and max_latency-CPUx file of a type once (bench/lh_readall.c: open,"
+			print "read to the end, close; timed inside the program, after one warm-up pass)."
+			print ""
+			print "| type | files | bytes | ns total | ns per CPU |"
+			print "|---|---:|---:|---:|---:|"
+			split("wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup irqsoff preemptoff preemptirqsoff", tl, " ")
+			for (ti = 1; ti <= 7; ti++) {
+				t = tl[ti]
+				if (!((k, n, t) in rd)) continue
+				split(rd[k, n, t], r, " ")
+				printf "| %s | %d | %d | %d | %d |\n", t, r[2], r[3], r[1], r[1] / n
+			}
+		}
+	}
+}

@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench.sh - the latency_hist benchmark: overhead against the floor and the peers, memory, read cost.
+#
+# For each kernel: build latency_hist.ko and the benchmark modules in a copy of the tree, boot the
+# kernel ONCE under qemu with -icount shift=0,sleep=off (guest time = executed instructions, so a figure
+# is a deterministic instruction count, not host-load noise) and run bench/guest-bench.sh there:
+# alternating rounds of every configuration (unloaded; loaded, nothing enabled; empty probes; each type
+# alone; wakeup+missed_timer_offsets+timerandwakeup; all; the hist-trigger recipe; trace-event
+# recording) under three workloads (bench/rt_pingpong, perf bench sched pipe, hackbench), then the
+# in-kernel probe microbenchmark (bench/lh_probe_bench.c) and memory. Optionally one more boot with
+# many vCPUs measures memory and the cost of reading every CPUx file. bench/report.awk writes
+# the markdown report with medians, spread and the budget ratios of issue 8.
+#
+# This is a benchmark, not a test: it is not part of scripts/run-tests.sh.
+#
+# Usage: scripts/bench.sh [options]
+#   --kernels "K..."   kernels (flavour, release or build tree; default "6.12 6.12-rt")
+#   --smp-mem N        also boot the first kernel with N vCPUs for memory/read cost (0 = skip; default 0)
+#   --rounds N         measured rounds after one warm-up round (default 3)
+#   --quick            tiny sizes, one round: checks that everything runs (about 1/10 of the time)
+#   --micro-only       run only the probe microbenchmark in each boot
+#   --out DIR          results (default build/bench); the report is DIR/report.md
+# Environment passed to the guest: PP_LOOPS PERF_LOOPS HB_LOOPS MICRO_CALLS CONFIGS.
+# Exit status: 0 if every boot ran to the end with a clean dmesg, 1 otherwise.
+
+set -euo pipefail
+
+LH_SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+LH_TOP=$(cd "$LH_SCRIPTS/.." && pwd)
+kernels="6.12 6.12-rt"
+smp_mem=0
+rounds=3
+quick=0
+mode=run
+out=$LH_TOP/build/bench
+
+# usage - print the header of this script
+usage() {
+	sed -n '3,/^$/s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+}
+
+# log - progress on stderr
+log() {
+	echo "bench.sh: $*" >&2
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernels) kernels=$2; shift 2 ;;
+	--smp-mem) smp_mem=$2; shift 2 ;;
+	--rounds) rounds=$2; shift 2 ;;
+	--quick) quick=1; shift ;;
+	--micro-only) mode=micro; shift ;;
+	--out) out=$2; shift 2 ;;
+	-h|--help) usage; exit 0 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+done
+
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+make -s -C "$LH_TOP/bench" >/dev/null
+
+# build_for - build latency_hist.ko and the bench modules for one kernel in a tree copy
+build_for() {
+	local src=$1 kdir=$2
+	rm -rf "$src"
+	mkdir -p "$src"
+	tar -C "$LH_TOP" --exclude=./build --exclude=./.git -cf - . | tar -C "$src" -xf -
+	make -C "$src" KDIR="$kdir" && make -C "$src/bench" KDIR="$kdir" modules &&
+		make -s -C "$src/bench"
+}
+
+# guest_env - set the array genv to the --env options of the guest script
+guest_env() {
+	local src=$1 v
+	genv=(--env "LH_MODULE=$src/latency_hist.ko" --env "LH_BENCH_DIR=$src/bench")
+	if [ "$quick" = 1 ]; then
+		genv+=(--env ROUNDS=1 --env PP_LOOPS=2000 --env PERF_LOOPS=2000 --env HB_LOOPS=20
+			--env MICRO_CALLS=100000)
+	else
+		genv+=(--env "ROUNDS=$rounds")
+	fi
+	for v in PP_LOOPS PERF_LOOPS HB_LOOPS MICRO_CALLS CONFIGS; do
+		if [ -n "${!v:-}" ]; then genv+=(--env "$v=${!v}"); fi
+	done
+}
+
+rc=0
+first_src=
+first_k=
+results=()
+genv=()
+for k in $kernels; do
+	# shellcheck disable=SC2034 # set by eval
+	LH_KREL='' LH_VMLINUZ='' LH_KMODDIR='' LH_KDIR='' LH_KROOT=''
+	eval "$("$LH_SCRIPTS/kernels.sh" fetch "$k")"
+	src=$out/$LH_KREL/src
+	log "== $k ($LH_KREL): build"
+	if ! build_for "$src" "$LH_KDIR" > "$out/$LH_KREL.build.log" 2>&1; then
+		log "build failed, see $out/$LH_KREL.build.log"
+		rc=1
+		continue
+	fi
+	[ -n "$first_src" ] || { first_src=$src; first_k=$k; }
+	log "== $k ($LH_KREL): benchmark boot (-icount)"
+	guest_env "$src"
+	if ! "$LH_SCRIPTS/vm-run.sh" --icount --quiet --timeout 3000 --log-dir "$out" --name "$LH_KREL" \
+		--cwd "$src/bench" "${genv[@]}" "$k" -- bash ./guest-bench.sh "$mode"; then
+		log "$k: the benchmark boot failed (see $out/$LH_KREL.log)"
+		rc=1
+	fi
+	results+=("$out/$LH_KREL.out")
+done
+
+if [ "$smp_mem" -gt 0 ] && [ -n "$first_src" ]; then
+	log "== $first_k: memory and read cost with $smp_mem vCPUs"
+	name=$(basename "$(dirname "$first_src")")-smp$smp_mem
+	guest_env "$first_src"
+	if ! "$LH_SCRIPTS/vm-run.sh" --icount --quiet --smp "$smp_mem" --mem 4096 --timeout 3000 \
+		--log-dir "$out" --name "$name" --cwd "$first_src/bench" "${genv[@]}" \
+		"$first_k" -- bash ./guest-bench.sh mem; then
+		log "the $smp_mem-vCPU boot failed (see $out/$name.log)"
+		rc=1
+	fi
+	results+=("$out/$name.out")
+fi
+
+[ "${#results[@]}" -gt 0 ] || exit 1
+awk -f "$LH_TOP/bench/report.awk" "${results[@]}" > "$out/report.md"
+log "report: $out/report.md"
+exit "$rc"
