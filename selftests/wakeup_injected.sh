@@ -9,7 +9,7 @@
 # while lh_load_test holds preemption off on CPU 1 for N = 8000 us at a time,
 # a SCHED_FIFO 80 sleeper pinned to CPU 1 (pid filter on it) that is due
 # inside such a section cannot run until the section ends; so wakeup/CPU1's
-# maximum is >= N/2, every wakeup is still counted (total = L +-1), and the
+# maximum is >= N/2, no wakeup is lost (total >= L - 1), and the
 # max record's victim is the sleeper and its culprit is lh_load_test (the
 # task switched out for it): the worst case is the one the sections made,
 # not one the emulator made.
@@ -76,9 +76,14 @@ run_sleeper 1
 done_after=$(cat "$SL_LT_PARAMS/sections_done")
 [ $((done_after - done_before)) -eq $SECTIONS ] ||
 	lh_err "lh_load_test ran $((done_after - done_before)) sections, expected $SECTIONS"
+# Every loop is one timer wakeup, and none may be lost (>= L - 1). A starved
+# sleeper can also see a few real extra wakeups: one CI run counted 41 + 1
+# sharedprio for 40 loops (plausibly a sleeping lock on PREEMPT_RT whose
+# holder the 8 ms sections starve, PI-boosted to the sleeper's priority), so
+# the upper bound allows L / 10; the exact count without load is wakeup_pid's.
 total=$(sl_total_all wakeup wakeup/sharedprio)
-sl_in_range "$total" $((L - 1)) $((L + 1)) ||
-	lh_err "wakeup + sharedprio hold $total samples of tid $tid, expected $L +-1"
+sl_in_range "$total" $((L - 1)) $((L + L / 10)) ||
+	lh_err "wakeup + sharedprio hold $total samples of tid $tid, expected $((L - 1))..$((L + L / 10))"
 m=$(sl_hist_max wakeup 1)
 if [ "$m" = "<undef>" ]; then
 	lh_err "wakeup/CPU1 is empty"
