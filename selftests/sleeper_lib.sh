@@ -182,6 +182,23 @@ sl_hist_max()
 	awk '/^#Maximum latency: / { print $3; exit }' "$LH_DIR/$1/CPU$2"
 }
 
+# sl_kth_largest HIST CPU K - the Kth largest sample (us) of HIST/CPUx, from
+# its rows and "greater or equal" count (10240 for those); empty if fewer
+sl_kth_largest()
+{
+	awk -v k="$3" '
+		/^#There are .* greater or equal than / { over = $3 }
+		/^[ 0-9]/ && $2 > 0 { n++; v[n] = $1 + 0; c[n] = $2 }
+		END {
+			if (over >= k) { print 10240; exit }
+			seen = over
+			for (i = n; i >= 1; i--) {
+				seen += c[i]
+				if (seen >= k) { print v[i]; exit }
+			}
+		}' "$LH_DIR/$1/CPU$2"
+}
+
 # sl_hist_field HIST CPU WHICH - Minimum, Average or Maximum of HIST/CPUx
 sl_hist_field()
 {
