@@ -180,6 +180,57 @@ static const struct file_operations lh_max_fops = {
 	.release	= single_release,
 };
 
+/* struct lh_summary_buf - a summary reader's copies: one CPU's, and the merge */
+struct lh_summary_buf {
+	struct lh_hist_snapshot cpu;
+	struct lh_hist_snapshot all;
+	struct lh_hist_summary sum;
+};
+
+/*
+ * lh_summary_show - print a summary file: one line per possible CPU from one
+ * snapshot each, then "all" from the merge of exactly those snapshots
+ */
+static int lh_summary_show(struct seq_file *m, void *v)
+{
+	enum lh_hist_id id = lh_file_id(m->private);
+	struct lh_summary_buf *b;
+	char label[16];
+	int cpu;
+
+	b = kvmalloc(sizeof(*b), GFP_KERNEL);
+	if (!b)
+		return -ENOMEM;
+	lh_hist_snapshot_clear(&b->all);
+	lh_hist_print_summary_header(m);
+	for_each_possible_cpu(cpu) {
+		lh_hist_snapshot(lh_hist_cpu(id, cpu), &b->cpu);
+		lh_hist_summarize(&b->cpu, &b->sum);
+		snprintf(label, sizeof(label), "%d", cpu);
+		lh_hist_print_summary(m, label, &b->sum);
+		lh_hist_merge(&b->all, &b->cpu);
+	}
+	lh_hist_summarize(&b->all, &b->sum);
+	lh_hist_print_summary(m, "all", &b->sum);
+	kvfree(b);
+	return 0;
+}
+
+/* lh_summary_open - open a summary file; computed whole at the first read */
+static int lh_summary_open(struct inode *inode, struct file *file)
+{
+	return single_open_size(file, lh_summary_show, inode,
+				(num_possible_cpus() + 2) * 128);
+}
+
+static const struct file_operations lh_summary_fops = {
+	.owner		= THIS_MODULE,
+	.open		= lh_summary_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
 /* lh_enable_read - read enable/<switch>: 0 or 1 */
 static ssize_t lh_enable_read(struct file *file, char __user *ubuf,
 			      size_t count, loff_t *ppos)
@@ -287,7 +338,7 @@ static const struct file_operations lh_status_fops = {
 	.release	= single_release,
 };
 
-/* lh_create_hist_files - CPUx, max_latency-CPUx and reset of one histogram */
+/* lh_create_hist_files - CPUx, max_latency-CPUx, summary and reset of one histogram */
 static void lh_create_hist_files(struct dentry *dir, enum lh_hist_id id)
 {
 	char name[32];
@@ -306,6 +357,8 @@ static void lh_create_hist_files(struct dentry *dir, enum lh_hist_id id)
 					    &lh_max_fops);
 		}
 	}
+	debugfs_create_file("summary", LH_MODE_RO, dir, lh_file_data(id, 0),
+			    &lh_summary_fops);
 	debugfs_create_file("reset", LH_MODE_WO, dir, lh_file_data(id, 0),
 			    &lh_reset_fops);
 }

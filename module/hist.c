@@ -139,9 +139,7 @@ void lh_hist_snapshot(struct lh_hist_cpu *h, struct lh_hist_snapshot *snap)
 	int i;
 
 	if (!h) {
-		memset(snap->counts, 0, sizeof(snap->counts));
-		lh_oor_clear(&snap->below);
-		lh_oor_clear(&snap->above);
+		lh_hist_snapshot_clear(snap);
 		return;
 	}
 
@@ -205,6 +203,7 @@ void lh_hist_stats(const struct lh_hist_snapshot *snap,
 	}
 
 	stats->nr_samples = nr;
+	stats->sum_us = sum_us;
 	if (!nr) {
 		stats->min_us = 0;
 		stats->max_us = 0;
@@ -227,4 +226,104 @@ void lh_hist_stats(const struct lh_hist_snapshot *snap,
 		stats->max_us = snap->below.max_us;
 
 	stats->mean_us = div64_s64(sum_us, (s64)nr);
+}
+
+/**
+ * lh_hist_snapshot_clear() - make a snapshot that holds no sample
+ * @snap: the copy to empty
+ *
+ * Context: any.
+ */
+void lh_hist_snapshot_clear(struct lh_hist_snapshot *snap)
+{
+	memset(snap->counts, 0, sizeof(snap->counts));
+	lh_oor_clear(&snap->below);
+	lh_oor_clear(&snap->above);
+}
+
+/* lh_oor_merge - add the out-of-range samples of @from to @to */
+static void lh_oor_merge(struct lh_oor *to, const struct lh_oor *from)
+{
+	if (!from->nr_samples)
+		return;
+	to->nr_samples += from->nr_samples;
+	to->sum_us += from->sum_us;
+	if (from->min_us < to->min_us)
+		to->min_us = from->min_us;
+	if (from->max_us > to->max_us)
+		to->max_us = from->max_us;
+}
+
+/**
+ * lh_hist_merge() - add one snapshot's samples to another (CPUs merged)
+ * @acc:  the sum so far; start from lh_hist_snapshot_clear()
+ * @snap: one CPU's copy
+ *
+ * Context: any.
+ */
+void lh_hist_merge(struct lh_hist_snapshot *acc,
+		   const struct lh_hist_snapshot *snap)
+{
+	int i;
+
+	for (i = 0; i < LH_NR_BUCKETS; i++)
+		acc->counts[i] += snap->counts[i];
+	lh_oor_merge(&acc->below, &snap->below);
+	lh_oor_merge(&acc->above, &snap->above);
+}
+
+/* lh_div_round - @num / @den (den > 0) rounded to nearest, ties away from zero */
+static s64 lh_div_round(s64 num, s64 den)
+{
+	if (num < 0)
+		return -div64_s64(-num + den / 2, den);
+	return div64_s64(num + den / 2, den);
+}
+
+/**
+ * lh_hist_summarize() - derive a summary line from a snapshot
+ * @snap: a reader's copy (one CPU, or several merged)
+ * @sum:  the result
+ *
+ * The percentile q of N samples is the smallest bucket whose cumulative
+ * count reaches the rank ceil(q * N), counting samples below 0 us first and
+ * those at or above 10240 us last; a rank among those is reported as
+ * LH_PCT_BELOW or LH_PCT_ABOVE. At 1 us resolution this is exact: every
+ * in-range sample lies in [bucket, bucket + 1) us.
+ *
+ * Context: any.
+ */
+void lh_hist_summarize(const struct lh_hist_snapshot *snap,
+		       struct lh_hist_summary *sum)
+{
+	static const u32 quantiles[LH_NR_PCTS] = LH_SUMMARY_QUANTILES;
+	u64 rank, cum = snap->below.nr_samples;
+	int i, q;
+
+	lh_hist_stats(snap, &sum->stats);
+	sum->nr_below = snap->below.nr_samples;
+	sum->nr_above = snap->above.nr_samples;
+	sum->mean_cus = 0;
+	for (q = 0; q < LH_NR_PCTS; q++)
+		sum->pct_us[q] = LH_PCT_ABOVE;
+	if (!sum->stats.nr_samples)
+		return;
+
+	sum->mean_cus = lh_div_round(sum->stats.sum_us * 100,
+				     (s64)sum->stats.nr_samples);
+
+	/* Ranks grow with q, so one pass over the buckets serves all of them. */
+	for (q = 0, i = 0; q < LH_NR_PCTS; q++) {
+		rank = div_u64(sum->stats.nr_samples * quantiles[q] + 9999, 10000);
+		if (rank <= snap->below.nr_samples) {
+			sum->pct_us[q] = LH_PCT_BELOW;
+			continue;
+		}
+		/* @cum counts the samples below bucket @i */
+		while (i < LH_NR_BUCKETS && cum + snap->counts[i] < rank)
+			cum += snap->counts[i++];
+		if (i == LH_NR_BUCKETS)
+			break;	/* this rank and the later ones are >= 10240 us */
+		sum->pct_us[q] = i;
+	}
 }

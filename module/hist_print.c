@@ -108,3 +108,59 @@ void lh_hist_print_max(struct seq_file *m, const struct lh_max_record *rec)
 		   rec->culprit.pid, lh_user_prio(rec->culprit.prio),
 		   culprit, secs, rem_us);
 }
+
+/**
+ * lh_hist_print_summary_header() - print the first line of a summary file
+ * @m: the seq_file
+ *
+ * Context: process context.
+ */
+void lh_hist_print_summary_header(struct seq_file *m)
+{
+	seq_puts(m, "#CPU samples min mean p50 p90 p99 p99.9 p99.99 max below above\n");
+}
+
+/* lh_print_pct - print one percentile field: a bucket, "<0" or ">=10240" */
+static void lh_print_pct(struct seq_file *m, long pct_us)
+{
+	if (pct_us == LH_PCT_BELOW)
+		seq_puts(m, " <0");
+	else if (pct_us == LH_PCT_ABOVE)
+		seq_printf(m, " >=%ld", (long)LH_NR_BUCKETS);
+	else
+		seq_printf(m, " %ld", pct_us);
+}
+
+/**
+ * lh_hist_print_summary() - print one line of a summary file
+ * @m:   the seq_file
+ * @cpu: the first field: a CPU number or "all"
+ * @sum: the summary of that CPU's (or every CPU's) snapshot
+ *
+ * "<cpu> <samples> <min> <mean> <p50> <p90> <p99> <p99.9> <p99.99> <max>
+ * <below> <above>", the mean with two decimals; without samples min..max
+ * are "-".
+ *
+ * Context: process context.
+ */
+void lh_hist_print_summary(struct seq_file *m, const char *cpu,
+			   const struct lh_hist_summary *sum)
+{
+	s64 mean_abs = sum->mean_cus < 0 ? -sum->mean_cus : sum->mean_cus;
+	u32 mean_frac;
+	u64 mean_int;
+	int q;
+
+	seq_printf(m, "%s %llu", cpu, sum->stats.nr_samples);
+	if (!sum->stats.nr_samples) {
+		seq_puts(m, " - - - - - - - -");
+	} else {
+		mean_int = div_u64_rem(mean_abs, 100, &mean_frac);
+		seq_printf(m, " %lld %s%llu.%02u", sum->stats.min_us,
+			   sum->mean_cus < 0 ? "-" : "", mean_int, mean_frac);
+		for (q = 0; q < LH_NR_PCTS; q++)
+			lh_print_pct(m, sum->pct_us[q]);
+		seq_printf(m, " %lld", sum->stats.max_us);
+	}
+	seq_printf(m, " %llu %llu\n", sum->nr_below, sum->nr_above);
+}

@@ -89,6 +89,28 @@ struct lh_hist_stats {
 	s64 min_us;
 	s64 max_us;
 	s64 mean_us;		/* truncated toward zero, as the RT patch did */
+	s64 sum_us;		/* of every sample, out-of-range ones included */
+};
+
+/* The percentiles of a summary line, in ten-thousandths (q = 0.5 ... 0.9999). */
+#define LH_SUMMARY_QUANTILES	{ 5000, 9000, 9900, 9990, 9999 }
+#define LH_NR_PCTS		5
+#define LH_PCT_BELOW		(-1L)		/* the rank is a sample < 0 us */
+#define LH_PCT_ABOVE		((long)LH_NR_BUCKETS)	/* ... a sample >= 10240 us */
+
+/*
+ * struct lh_hist_summary - what one line of a summary file shows
+ * @pct_us: the bucket of each percentile, or LH_PCT_BELOW / LH_PCT_ABOVE
+ * @mean_cus: the mean in hundredths of a microsecond, rounded to nearest
+ *            (ties away from zero)
+ * The rest as in struct lh_hist_stats; all meaningful only if nr_samples > 0.
+ */
+struct lh_hist_summary {
+	struct lh_hist_stats stats;
+	s64 mean_cus;
+	long pct_us[LH_NR_PCTS];
+	u64 nr_below;
+	u64 nr_above;
 };
 
 void lh_hist_cpu_init(struct lh_hist_cpu *h);
@@ -99,6 +121,11 @@ void lh_hist_snapshot(struct lh_hist_cpu *h, struct lh_hist_snapshot *snap);
 void lh_hist_get_max(struct lh_hist_cpu *h, struct lh_max_record *rec);
 void lh_hist_stats(const struct lh_hist_snapshot *snap,
 		   struct lh_hist_stats *stats);
+void lh_hist_snapshot_clear(struct lh_hist_snapshot *snap);
+void lh_hist_merge(struct lh_hist_snapshot *acc,
+		   const struct lh_hist_snapshot *snap);
+void lh_hist_summarize(const struct lh_hist_snapshot *snap,
+		       struct lh_hist_summary *sum);
 
 /**
  * lh_hist_record() - count one latency sample
@@ -141,5 +168,8 @@ void lh_hist_print_header(struct seq_file *m,
 			  const struct lh_hist_snapshot *snap);
 void lh_hist_print_row(struct seq_file *m, long usecs, u64 count);
 void lh_hist_print_max(struct seq_file *m, const struct lh_max_record *rec);
+void lh_hist_print_summary_header(struct seq_file *m);
+void lh_hist_print_summary(struct seq_file *m, const char *cpu,
+			   const struct lh_hist_summary *sum);
 
 #endif /* LH_HIST_H */

@@ -304,6 +304,93 @@ static void test_concurrency(void)
 	free_hist(h);
 }
 
+/* summary_of - the summary line of a snapshot, as the kernel prints it */
+static char *summary_of(const struct lh_hist_snapshot *snap, const char *cpu)
+{
+	struct lh_hist_summary sum;
+	struct seq_file m = { 0 };
+
+	lh_hist_summarize(snap, &sum);
+	lh_hist_print_summary(&m, cpu, &sum);
+	return m.buf;
+}
+
+/* test_summary - percentiles, mean, empty line, out-of-range ranks, merge */
+static void test_summary(void)
+{
+	static struct lh_hist_snapshot snap, all;
+	struct lh_hist_cpu *h = new_hist(), *h2 = new_hist();
+	char *line;
+	int i;
+
+	lh_hist_snapshot(h, &snap);
+	line = summary_of(&snap, "0");
+	check(!strcmp(line, "0 0 - - - - - - - - 0 0\n"), "summary: an empty histogram prints dashes");
+	free(line);
+
+	/* 1..100 us once each: p50 = 50, p90 = 90, p99 = p99.9 = p99.99 = 100 */
+	for (i = 1; i <= 100; i++)
+		lh_hist_record(h, i);
+	lh_hist_snapshot(h, &snap);
+	line = summary_of(&snap, "3");
+	check(!strcmp(line, "3 100 1 50.50 50 90 99 100 100 100 0 0\n"),
+	      "summary: 1..100 us gives the ceil(q*N) ranks");
+	free(line);
+
+	/* 10000 samples: 9990 at 5 us, 9 at 700 us, 1 at 9000 us */
+	lh_hist_cpu_reset(h);
+	for (i = 0; i < 9990; i++)
+		lh_hist_record(h, 5);
+	for (i = 0; i < 9; i++)
+		lh_hist_record(h, 700);
+	lh_hist_record(h, 9000);
+	lh_hist_snapshot(h, &snap);
+	line = summary_of(&snap, "1");
+	check(!strcmp(line, "1 10000 5 6.53 5 5 5 5 700 9000 0 0\n"),
+	      "summary: p99.99 is the 9999th sample, not the maximum");
+	free(line);
+
+	/* out of range: 1 below, 2 in range, 1 above; means round half away */
+	lh_hist_cpu_reset(h);
+	lh_hist_record(h, -3);
+	lh_hist_record(h, 2);
+	lh_hist_record(h, 2);
+	lh_hist_record(h, LH_NR_BUCKETS + 5);
+	lh_hist_snapshot(h, &snap);
+	line = summary_of(&snap, "0");
+	check(!strcmp(line, "0 4 -3 2561.50 2 >=10240 >=10240 >=10240 >=10240 10245 1 1\n"),
+	      "summary: ranks past the buckets print >=10240");
+	free(line);
+	lh_hist_cpu_reset(h);
+	lh_hist_record(h, -3);
+	lh_hist_record(h, -1);
+	lh_hist_record(h, 4);
+	lh_hist_snapshot(h, &snap);
+	line = summary_of(&snap, "0");
+	check(!strcmp(line, "0 3 -3 0.00 <0 4 4 4 4 4 2 0\n"),
+	      "summary: ranks among negative samples print <0");
+	free(line);
+
+	/* merge: "all" of two CPUs is the summary of the union */
+	lh_hist_cpu_reset(h);
+	for (i = 1; i <= 50; i++)
+		lh_hist_record(h, i);
+	for (i = 51; i <= 100; i++)
+		lh_hist_record(h2, i);
+	lh_hist_record(h2, -7);
+	lh_hist_snapshot_clear(&all);
+	lh_hist_snapshot(h, &snap);
+	lh_hist_merge(&all, &snap);
+	lh_hist_snapshot(h2, &snap);
+	lh_hist_merge(&all, &snap);
+	line = summary_of(&all, "all");
+	check(!strcmp(line, "all 101 -7 49.93 50 90 99 100 100 100 1 0\n"),
+	      "summary: the all line merges CPUs, out-of-range samples included");
+	free(line);
+	free_hist(h);
+	free_hist(h2);
+}
+
 int main(void)
 {
 	printf("TAP version 13\n");
@@ -313,6 +400,7 @@ int main(void)
 	test_reset();
 	test_max_record();
 	test_concurrency();
+	test_summary();
 	printf("1..%d\n", nr_test);
 	printf("unit: %d passed, %d failed\n", nr_passed, nr_failed);
 	return nr_failed ? 1 : 0;
