@@ -78,6 +78,7 @@ static DEFINE_MUTEX(lh_control_lock);
 /* All below: written under lh_control_lock only. */
 bool lh_switch_on[LH_NR_SWITCHES];
 pid_t lh_pid_filter[LH_NR_SWITCHES];
+s64 lh_stop_us[LH_NR_HISTS] = { [0 ... LH_NR_HISTS - 1] = S64_MAX };
 struct lh_hist_cpu **lh_hist_cpus[LH_NR_HISTS];
 static const char *lh_switch_reason[LH_NR_SWITCHES];	/* NULL: available */
 static bool lh_switch_pending[LH_NR_SWITCHES];	/* asked for before start */
@@ -334,6 +335,45 @@ int lh_reset_write(enum lh_hist_id id, const char *buf)
 		mutex_unlock(&lh_control_lock);
 	}
 	return 0;
+}
+
+/**
+ * lh_threshold_write() - handle a write to <type>/threshold or threshold_<type>
+ * @id:  the histogram
+ * @buf: NUL-terminated user text: microseconds up to INT_MAX, 0 for off
+ *
+ * Context: process context.
+ * Return: 0 or -EINVAL.
+ */
+int lh_threshold_write(enum lh_hist_id id, const char *buf)
+{
+	u64 val;
+	int ret;
+
+	ret = lh_parse_uint(buf, &val);
+	if (ret)
+		return ret;
+	if (val > INT_MAX)
+		return -EINVAL;
+
+	mutex_lock(&lh_control_lock);
+	WRITE_ONCE(lh_stop_us[id], val ? (s64)val : S64_MAX);
+	mutex_unlock(&lh_control_lock);
+	return 0;
+}
+
+/**
+ * lh_threshold_us() - the threshold of a histogram
+ * @id: the histogram
+ *
+ * Context: any.
+ * Return: microseconds, 0 when off.
+ */
+u64 lh_threshold_us(enum lh_hist_id id)
+{
+	s64 stop_us = READ_ONCE(lh_stop_us[id]);
+
+	return stop_us == S64_MAX ? 0 : stop_us;
 }
 
 /**

@@ -297,6 +297,40 @@ static const struct file_operations lh_pid_fops = {
 	.llseek		= default_llseek,
 };
 
+/* lh_threshold_read - read <type>/threshold: microseconds, 0 = off */
+static ssize_t lh_threshold_read(struct file *file, char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	char buf[24];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%llu\n",
+			lh_threshold_us(lh_file_id(file_inode(file))));
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+/* lh_threshold_write_file - write <type>/threshold */
+static ssize_t lh_threshold_write_file(struct file *file,
+				       const char __user *ubuf,
+				       size_t count, loff_t *ppos)
+{
+	char buf[LH_WRITE_MAX];
+	int ret;
+
+	ret = lh_copy_write(ubuf, count, ppos, buf);
+	if (!ret)
+		ret = lh_threshold_write(lh_file_id(file_inode(file)), buf);
+	return ret ? ret : count;
+}
+
+static const struct file_operations lh_threshold_fops = {
+	.owner		= THIS_MODULE,
+	.open		= simple_open,
+	.read		= lh_threshold_read,
+	.write		= lh_threshold_write_file,
+	.llseek		= default_llseek,
+};
+
 /* lh_reset_write_file - write <type>/reset; the file cannot be read */
 static ssize_t lh_reset_write_file(struct file *file, const char __user *ubuf,
 				   size_t count, loff_t *ppos)
@@ -338,7 +372,7 @@ static const struct file_operations lh_status_fops = {
 	.release	= single_release,
 };
 
-/* lh_create_hist_files - CPUx, max_latency-CPUx, summary and reset of one histogram */
+/* lh_create_hist_files - CPUx, max_latency-CPUx, summary, reset, threshold of one histogram */
 static void lh_create_hist_files(struct dentry *dir, enum lh_hist_id id)
 {
 	char name[32];
@@ -361,6 +395,8 @@ static void lh_create_hist_files(struct dentry *dir, enum lh_hist_id id)
 			    &lh_summary_fops);
 	debugfs_create_file("reset", LH_MODE_WO, dir, lh_file_data(id, 0),
 			    &lh_reset_fops);
+	debugfs_create_file("threshold", LH_MODE_RW, dir, lh_file_data(id, 0),
+			    &lh_threshold_fops);
 }
 
 /* lh_hist_parent - the directory a histogram's own directory goes into */

@@ -107,3 +107,42 @@ MODULE_PARM_DESC(missed_timer_offsets_pid,
 module_param_cb(reset, &lh_param_reset_ops, NULL, 0644);
 MODULE_PARM_DESC(reset,
 		 "Write a histogram name as listed in status (e.g. wakeup/sharedprio) or 'all' to reset it");
+
+/* lh_param_hist - the histogram a threshold parameter belongs to */
+static enum lh_hist_id lh_param_hist(const struct kernel_param *kp)
+{
+	return (unsigned long)kp->arg;
+}
+
+/* lh_param_threshold_set - threshold_<type>=US */
+static int lh_param_threshold_set(const char *val,
+				  const struct kernel_param *kp)
+{
+	return lh_threshold_write(lh_param_hist(kp), val);
+}
+
+/* lh_param_threshold_get - microseconds, 0 = off */
+static int lh_param_threshold_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%llu\n", lh_threshold_us(lh_param_hist(kp)));
+}
+
+static const struct kernel_param_ops lh_param_threshold_ops = {
+	.set	= lh_param_threshold_set,
+	.get	= lh_param_threshold_get,
+};
+
+#define LH_PARAM_THRESHOLD(name, id)					\
+	module_param_cb(threshold_##name, &lh_param_threshold_ops,	\
+			(void *)(unsigned long)(id), 0644);		\
+	MODULE_PARM_DESC(threshold_##name,				\
+			 "Stop the ftrace ring buffer at the first " #name \
+			 " sample >= this many us (0 = off, default 0)")
+
+LH_PARAM_THRESHOLD(irqsoff, LH_HIST_IRQSOFF);
+LH_PARAM_THRESHOLD(preemptoff, LH_HIST_PREEMPTOFF);
+LH_PARAM_THRESHOLD(preemptirqsoff, LH_HIST_PREEMPTIRQSOFF);
+LH_PARAM_THRESHOLD(wakeup, LH_HIST_WAKEUP);
+LH_PARAM_THRESHOLD(wakeup_sharedprio, LH_HIST_WAKEUP_SHAREDPRIO);
+LH_PARAM_THRESHOLD(missed_timer_offsets, LH_HIST_MISSED_TIMER_OFFSETS);
+LH_PARAM_THRESHOLD(timerandwakeup, LH_HIST_TIMERANDWAKEUP);

@@ -48,6 +48,7 @@
 #include <trace/events/preemptirq.h>
 
 #include <latency_hist/control.h>
+#include <latency_hist/events.h>
 #include <latency_hist/preemptirq.h>
 #include <latency_hist/tracepoints.h>
 
@@ -94,15 +95,20 @@ static void lh_section_open(struct lh_section *s, u64 now_ns)
 	s->open = true;
 }
 
-/* lh_section_close - stop timing and file the sample, if a section was open */
+/* lh_section_close - stop timing and file (and trace) the sample, if a section was open */
 static void lh_section_close(struct lh_section *s, enum lh_hist_id id,
 			     u64 now_ns)
 {
+	int cpu;
+	s64 lat_us;
+
 	if (!s->open)
 		return;
 	s->open = false;
-	lh_hist_record(lh_hist_cpu(id, smp_processor_id()),
-		       div_s64((s64)(now_ns - s->start_ns), LH_NSEC_PER_USEC));
+	cpu = smp_processor_id();
+	lat_us = div_s64((s64)(now_ns - s->start_ns), LH_NSEC_PER_USEC);
+	lh_hist_record(lh_hist_cpu(id, cpu), lat_us);
+	lh_sample_out(id, cpu, lat_us, 0, NULL, current);
 }
 
 /*

@@ -11,6 +11,7 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 
+#include <latency_hist/events.h>
 #include <latency_hist/sample.h>
 
 /* lh_task_info_fill - copy what a max record keeps of a task */
@@ -46,7 +47,8 @@ static noinline void lh_sample_record_max(struct lh_hist_cpu *h, s64 lat_us,
 }
 
 /**
- * lh_sample_record() - count one sample and keep it if it is a new maximum
+ * lh_sample_record() - count one sample, keep it if it is a new maximum,
+ * trace it and apply the threshold
  * @id:             the histogram
  * @cpu:            the CPU it is filed under
  * @lat_us:         the latency in microseconds
@@ -67,4 +69,5 @@ void lh_sample_record(enum lh_hist_id id, int cpu, s64 lat_us,
 	if (unlikely(lh_hist_beats_max(h, lat_us)))
 		lh_sample_record_max(h, lat_us, timeroffset_us, victim,
 				     culprit, now_ns);
+	lh_sample_out(id, cpu, lat_us, timeroffset_us, victim, culprit);
 }

@@ -83,6 +83,8 @@ extern const struct lh_switch_ops lh_preemptirq_ops;
 extern bool lh_switch_on[LH_NR_SWITCHES];
 extern pid_t lh_pid_filter[LH_NR_SWITCHES];
 extern struct lh_hist_cpu **lh_hist_cpus[LH_NR_HISTS];
+/* Per histogram: samples at or above stop tracing; S64_MAX while off. */
+extern s64 lh_stop_us[LH_NR_HISTS];
 
 /**
  * lh_switch_enabled() - is a switch on right now?
@@ -131,6 +133,8 @@ void lh_control_exit(void);
 int lh_enable_write(enum lh_switch_id sw, const char *buf);
 int lh_pid_write(enum lh_switch_id sw, const char *buf);
 int lh_reset_write(enum lh_hist_id id, const char *buf);
+int lh_threshold_write(enum lh_hist_id id, const char *buf);
+u64 lh_threshold_us(enum lh_hist_id id);
 int lh_reset_by_name(const char *buf);
 void lh_status_show(struct seq_file *m);
 

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * events.h - what happens to a sample besides being counted: the lh_sample
+ * trace event, and the per-type threshold that stops the ftrace ring buffer.
+ */
+#ifndef LH_EVENTS_H
+#define LH_EVENTS_H
+
+#include <linux/compiler.h>
+#include <linux/sched.h>
+#include <linux/types.h>
+
+#include <latency_hist/control.h>
+#include <latency_hist/lh_trace.h>
+
+void lh_threshold_hit(enum lh_hist_id id, int cpu, s64 lat_us);
+
+/**
+ * lh_sample_out() - trace a counted sample and apply its type's threshold
+ * @id:             the histogram that counted it
+ * @cpu:            the CPU it was filed under
+ * @lat_us:         the latency in microseconds
+ * @timeroffset_us: the timer part of @lat_us (0 where there is none)
+ * @victim:         the task that waited, or NULL (critical sections)
+ * @culprit:        the task that ran meanwhile
+ *
+ * Inline in the probes: a patched-out trace call and one compare with a
+ * threshold that is S64_MAX while it is off.
+ *
+ * Context: probe context, any; the tasks must be alive.
+ */
+static __always_inline void lh_sample_out(enum lh_hist_id id, int cpu,
+					  s64 lat_us, s64 timeroffset_us,
+					  struct task_struct *victim,
+					  struct task_struct *culprit)
+{
+	trace_lh_sample(id, cpu, lat_us, timeroffset_us, victim, culprit);
+	if (unlikely(lat_us >= READ_ONCE(lh_stop_us[id])))
+		lh_threshold_hit(id, cpu, lat_us);
+}
+
+#endif /* LH_EVENTS_H */

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lh_trace.h - the latency_hist trace events, in tracefs under
+ * events/latency_hist/.
+ *
+ * lh_sample: every sample a histogram counts, with its type, CPU and latency,
+ * and for the victim/culprit types the two tasks (the critical-section types
+ * name the task that ran the section as the culprit and no victim). Like
+ * every trace event it is a patched-out jump until someone enables it, so
+ * the probes pay nothing for it by default; enabled, `trace-cmd record -e
+ * latency_hist` and hist triggers see each sample.
+ *
+ * lh_threshold: a sample reached its type's threshold; written just before
+ * the module stops the ring buffer, so it is the last event of the trace.
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM latency_hist
+
+#if !defined(LH_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define LH_TRACE_H
+
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+
+#include <latency_hist/control.h>
+
+TRACE_DEFINE_ENUM(LH_HIST_IRQSOFF);
+TRACE_DEFINE_ENUM(LH_HIST_PREEMPTOFF);
+TRACE_DEFINE_ENUM(LH_HIST_PREEMPTIRQSOFF);
+TRACE_DEFINE_ENUM(LH_HIST_WAKEUP);
+TRACE_DEFINE_ENUM(LH_HIST_WAKEUP_SHAREDPRIO);
+TRACE_DEFINE_ENUM(LH_HIST_MISSED_TIMER_OFFSETS);
+TRACE_DEFINE_ENUM(LH_HIST_TIMERANDWAKEUP);
+
+#define lh_show_type(type)						\
+	__print_symbolic(type,						\
+		{ LH_HIST_IRQSOFF,		"irqsoff" },		\
+		{ LH_HIST_PREEMPTOFF,		"preemptoff" },		\
+		{ LH_HIST_PREEMPTIRQSOFF,	"preemptirqsoff" },	\
+		{ LH_HIST_WAKEUP,		"wakeup" },		\
+		{ LH_HIST_WAKEUP_SHAREDPRIO,	"wakeup/sharedprio" },	\
+		{ LH_HIST_MISSED_TIMER_OFFSETS,	"missed_timer_offsets" }, \
+		{ LH_HIST_TIMERANDWAKEUP,	"timerandwakeup" })
+
+TRACE_EVENT(lh_sample,
+
+	TP_PROTO(int type, int cpu, s64 latency_us, s64 timeroffset_us,
+		 struct task_struct *victim, struct task_struct *culprit),
+
+	TP_ARGS(type, cpu, latency_us, timeroffset_us, victim, culprit),
+
+	TP_STRUCT__entry(
+		__field(int,	type)
+		__field(int,	cpu)
+		__field(s64,	latency_us)
+		__field(s64,	timeroffset_us)
+		__field(pid_t,	victim_pid)
+		__field(int,	victim_prio)
+		__array(char,	victim_comm, TASK_COMM_LEN)
+		__field(pid_t,	culprit_pid)
+		__field(int,	culprit_prio)
+		__array(char,	culprit_comm, TASK_COMM_LEN)
+	),
+
+	TP_fast_assign(
+		__entry->type = type;
+		__entry->cpu = cpu;
+		__entry->latency_us = latency_us;
+		__entry->timeroffset_us = timeroffset_us;
+		__entry->victim_pid = victim ? victim->pid : 0;
+		__entry->victim_prio = victim ? victim->prio : 0;
+		if (victim)
+			memcpy(__entry->victim_comm, victim->comm, TASK_COMM_LEN);
+		else
+			memset(__entry->victim_comm, 0, TASK_COMM_LEN);
+		__entry->culprit_pid = culprit->pid;
+		__entry->culprit_prio = culprit->prio;
+		memcpy(__entry->culprit_comm, culprit->comm, TASK_COMM_LEN);
+	),
+
+	TP_printk("type=%s cpu=%d latency_us=%lld timeroffset_us=%lld victim=%s:%d prio=%d culprit=%s:%d prio=%d",
+		  lh_show_type(__entry->type), __entry->cpu,
+		  __entry->latency_us, __entry->timeroffset_us,
+		  __entry->victim_comm, __entry->victim_pid, __entry->victim_prio,
+		  __entry->culprit_comm, __entry->culprit_pid, __entry->culprit_prio)
+);
+
+TRACE_EVENT(lh_threshold,
+
+	TP_PROTO(int type, int cpu, s64 latency_us, s64 threshold_us),
+
+	TP_ARGS(type, cpu, latency_us, threshold_us),
+
+	TP_STRUCT__entry(
+		__field(int,	type)
+		__field(int,	cpu)
+		__field(s64,	latency_us)
+		__field(s64,	threshold_us)
+	),
+
+	TP_fast_assign(
+		__entry->type = type;
+		__entry->cpu = cpu;
+		__entry->latency_us = latency_us;
+		__entry->threshold_us = threshold_us;
+	),
+
+	TP_printk("type=%s cpu=%d latency_us=%lld threshold_us=%lld: tracing stopped",
+		  lh_show_type(__entry->type), __entry->cpu,
+		  __entry->latency_us, __entry->threshold_us)
+);
+
+#endif /* LH_TRACE_H */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH latency_hist
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE lh_trace
+#include <trace/define_trace.h>
