@@ -4,13 +4,13 @@
 #
 # invalid_input.sh - every malformed write is refused with EINVAL, changing nothing
 #
-# Proves, for every writable file (enable/*, */pid, */reset): each invalid
+# Proves, for every writable file (enable/*, */pid, */reset, */threshold): each invalid
 # input of INTERFACE.md fails with exactly EINVAL, and the file's value (for
 # reset: the histogram's data) is unchanged afterwards. The inputs: "abc",
 # "\n", "-1", "+1", " 1", "1x", "1 2", "1\n\n", "1\t", "1\0", "0x10", an
 # empty write, "18446744073709551616", 64 and 100 bytes of digits, a
-# 64-byte "0..01\n", a write at file offset 1, and for pid files also
-# "4194305" and "4294967296". Also proves the boundary: 63-byte writes are
+# 64-byte "0..01\n", a write at file offset 1, for pid files also
+# "4194305" and "4294967296", for threshold files "2147483648". Also proves the boundary: 63-byte writes are
 # accepted. The values start where a lax parser would change them (enable
 # 0 and 1, pid 7, histograms holding samples when the machine produced any).
 
@@ -98,7 +98,7 @@ same_hist()
 lh_setup
 lh_have_write_helper ||
 	lh_skip_all "lh_write not built (make -C selftests): errnos cannot be checked"
-lh_plan 16
+lh_plan 17
 lh_load_or_bail
 E=$LH_DIR/enable
 
@@ -135,6 +135,18 @@ want=0
 try_bad_inputs "$E/timerandwakeup" "$LH_TMP/bad" same_value
 lh_disable_all
 lh_case_end enable_timerandwakeup_rejects_invalid_writes
+
+lh_case_begin
+cp "$LH_TMP/bad" "$LH_TMP/bad.threshold"
+printf '|2147483648\n' >>"$LH_TMP/bad.threshold"
+for hist in $LH_HISTS; do
+	lh_expect_write_ok "$LH_DIR/$hist/threshold" 500
+	want=500
+	try_bad_inputs "$LH_DIR/$hist/threshold" "$LH_TMP/bad.threshold" same_value
+	lh_expect_write_ok "$LH_DIR/$hist/threshold" 0
+	lh_expect_content "$LH_DIR/$hist/threshold" 0
+done
+lh_case_end threshold_files_reject_invalid_writes
 
 for d in $LH_PID_DIRS; do
 	lh_case_begin

@@ -588,24 +588,33 @@ lh_case_dmesg_clean()
 
 # ---------------------------------------------------------------- kernel
 
-# lh_preemptirq_tracepoints - print "present", "absent" or "unknown": does the
-# running kernel have the preemptirq tracepoints (irq_disable/preempt_disable)?
-lh_preemptirq_tracepoints()
+# lh_tracefs - print the tracefs directory; false if there is none
+lh_tracefs()
 {
 	for LH_EV in "$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)" \
 		     /sys/kernel/tracing "$LH_DEBUGFS/tracing"; do
 		# An unmounted mount point has no events/sched: keep looking.
 		# The debugfs "tracing" directory automounts tracefs on access.
-		if [ -z "$LH_EV" ] || [ ! -d "$LH_EV/events/sched" ]; then
-			continue
+		if [ -n "$LH_EV" ] && [ -d "$LH_EV/events/sched" ]; then
+			echo "$LH_EV"
+			return 0
 		fi
+	done
+	return 1
+}
+
+# lh_preemptirq_tracepoints - print "present", "absent" or "unknown": does the
+# running kernel have the preemptirq tracepoints (irq_disable/preempt_disable)?
+lh_preemptirq_tracepoints()
+{
+	if LH_EV=$(lh_tracefs); then
 		if [ -d "$LH_EV/events/preemptirq" ]; then
 			echo present
 		else
 			echo absent
 		fi
 		return
-	done
+	fi
 	# No tracefs: the tracepoint structures are in kallsyms either way.
 	if grep -qE ' __tracepoint_(irq|preempt)_disable$' /proc/kallsyms 2>/dev/null; then
 		echo present

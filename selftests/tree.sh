@@ -5,9 +5,10 @@
 # tree.sh - after load, the debugfs tree is exactly the one of INTERFACE.md
 #
 # Proves: every file and directory exists with its exact name for every
-# possible CPU and nothing else does; every file is root-only (CPUx and
-# max_latency-CPUx 0400, reset 0200, pid and enable 0600, status 0400;
-# directories are debugfs's fixed 0755, under the 0700 debugfs mount); status holds the seven lines in order with the documented
+# possible CPU and nothing else does; every file is root-only (CPUx,
+# max_latency-CPUx and summary 0400, reset 0200, pid, threshold and enable
+# 0600, status 0400; directories are debugfs's fixed 0755, under the 0700
+# debugfs mount); status holds the seven lines in order with the documented
 # fields, all disabled and empty after load; on a kernel without the
 # preemptirq tracepoints the three critical-section histograms report
 # available=0 with a reason and enabling them fails with ENODEV plus one
@@ -33,6 +34,8 @@ expected_tree()
 	for h in $LH_HISTS; do
 		echo "./$h $D_DIR"
 		echo "./$h/reset $D_WO"
+		echo "./$h/summary $D_RO"
+		echo "./$h/threshold $D_RW"
 		for c in $LH_CPUS; do
 			echo "./$h/CPU$c $D_RO"
 		done
