@@ -49,17 +49,17 @@ else
 	trace-cmd report -i "$LH_TMP/trace.dat" 2>/dev/null >"$LH_TMP/report"
 	for c in $SL_CPUS; do
 		want=$(sl_total wakeup $c)
-		got=$(grep -c "lh_sample: type=wakeup cpu=$c " "$LH_TMP/report")
+		got=$(grep -c "lh_sample: *type=wakeup cpu=$c " "$LH_TMP/report")
 		[ "$got" = "$want" ] ||
 			lh_err "CPU $c: $got lh_sample events of type=wakeup, wakeup/CPU$c counts $want"
 		if [ "$want" -gt 0 ]; then
-			evmax=$(sed -n "s/.*lh_sample: type=wakeup cpu=$c latency_us=\([0-9-]*\) .*/\1/p" \
+			evmax=$(sed -n "s/.*lh_sample: *type=wakeup cpu=$c latency_us=\([0-9-]*\) .*/\1/p" \
 				"$LH_TMP/report" | sort -n | tail -n 1)
 			[ "$evmax" = "$(sl_hist_max wakeup $c)" ] ||
 				lh_err "CPU $c: largest event $evmax us, wakeup/CPU$c maximum $(sl_hist_max wakeup $c) us"
 		fi
 	done
-	lh_diag "wakeup samples: $(sl_total_all wakeup); lh_sample events of type=wakeup: $(grep -c 'lh_sample: type=wakeup ' "$LH_TMP/report")"
+	lh_diag "wakeup samples: $(sl_total_all wakeup); lh_sample events of type=wakeup: $(grep -c 'lh_sample: *type=wakeup ' "$LH_TMP/report")"
 	[ "$(sl_total_all wakeup)" -gt 0 ] || lh_err "no wakeup sample was recorded"
 	lh_case_end trace_cmd_records_one_event_per_sample
 fi
@@ -103,7 +103,7 @@ else
 	echo 1 >"$T/tracing_on"
 	lh_diag "tracing_on: $on; $H/CPU1 maximum $(sl_hist_max $H 1) us; event: $(cat "$LH_TMP/hit")"
 	[ "$on" = 0 ] || lh_err "tracing_on reads $on after a $H sample >= $BOUND us"
-	lat=$(sed -n 's/.*lh_threshold: type=missed_timer_offsets cpu=1 latency_us=\([0-9]*\) threshold_us='$BOUND':.*/\1/p' "$LH_TMP/hit")
+	lat=$(sed -n 's/.*lh_threshold: *type=missed_timer_offsets cpu=1 latency_us=\([0-9]*\) threshold_us='$BOUND':.*/\1/p' "$LH_TMP/hit")
 	if [ -z "$lat" ]; then
 		lh_err "no lh_threshold event 'type=$H cpu=1 ... threshold_us=$BOUND' in the buffer"
 	elif [ "$lat" -lt $BOUND ]; then
