@@ -17,7 +17,6 @@
 #   - `lh prom` counts equal the CPUx totals;
 #   - `lh summary` prints exactly the summary files' lines, and a
 #     `lh compare` gate on the maximum trips on the injected latency.
-# The last two need the module's summary files and SKIP without them.
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -128,36 +127,32 @@ done
 lh_case_end lh_prom_counts_match
 
 # ---------------------------------------------------------------- summary
-if [ ! -e "$LH_DIR/wakeup/summary" ]; then
-	lh_skip lh_summary_prints_the_summary_files "this latency_hist has no summary files yet"
-	lh_skip lh_compare_gate_trips_on_the_injected_latency "this latency_hist has no summary files yet"
-else
-	lh_case_begin
-	lh summary wakeup
-	[ "$LH_RC" = 0 ] || lh_err "lh summary exited $LH_RC: $(head -c 400 "$LH_TMP/err")"
-	awk 'NR > 1 { $1 = ""; sub(/^ /, ""); print }' "$LH_TMP/out" >"$LH_TMP/rows"
-	sed 1d "$LH_TMP/snap/latency_hist/wakeup/summary" >"$LH_TMP/filerows"
-	# lh run recorded into the live tree, disabled wakeup, then snapshot:
-	# the live files and the snapshot must agree, and lh must print them.
-	sed 1d "$LH_DIR/wakeup/summary" | cmp -s - "$LH_TMP/filerows" ||
-		lh_err "the wakeup summary changed after lh run disabled wakeup"
-	cmp -s "$LH_TMP/rows" "$LH_TMP/filerows" ||
-		lh_err "lh summary differs from wakeup/summary: $(diff "$LH_TMP/rows" "$LH_TMP/filerows" | head -n 6)"
-	lh summary wakeup --cpu 1 --json
-	[ "$LH_RC" = 0 ] || lh_err "lh summary --json exited $LH_RC"
-	max1=$(awk '$1 == "1" { print $10 }' "$LH_TMP/filerows")
-	grep -q "\"1\": {\"summary\": {.*\"max\": $max1, \"below\"" "$LH_TMP/out" ||
-		lh_err "lh summary --json lacks max $max1 of CPU 1: $(head -c 300 "$LH_TMP/out")"
-	[ "$max1" = "$m" ] || lh_err "summary CPU 1 max $max1 != CPU1 header maximum $m"
-	lh_case_end lh_summary_prints_the_summary_files
+lh_case_begin
+[ -e "$LH_DIR/wakeup/summary" ] || lh_err "the module has no wakeup/summary"
+lh summary wakeup
+[ "$LH_RC" = 0 ] || lh_err "lh summary exited $LH_RC: $(head -c 400 "$LH_TMP/err")"
+awk 'NR > 1 { $1 = ""; sub(/^ /, ""); print }' "$LH_TMP/out" >"$LH_TMP/rows"
+sed 1d "$LH_TMP/snap/latency_hist/wakeup/summary" >"$LH_TMP/filerows"
+# lh run recorded into the live tree, disabled wakeup, then snapshot:
+# the live files and the snapshot must agree, and lh must print them.
+sed 1d "$LH_DIR/wakeup/summary" | cmp -s - "$LH_TMP/filerows" ||
+	lh_err "the wakeup summary changed after lh run disabled wakeup"
+cmp -s "$LH_TMP/rows" "$LH_TMP/filerows" ||
+	lh_err "lh summary differs from wakeup/summary: $(diff "$LH_TMP/rows" "$LH_TMP/filerows" | head -n 6)"
+lh summary wakeup --cpu 1 --json
+[ "$LH_RC" = 0 ] || lh_err "lh summary --json exited $LH_RC"
+max1=$(awk '$1 == "1" { print $10 }' "$LH_TMP/filerows")
+grep -q "\"1\": {\"summary\": {.*\"max\": $max1, \"below\"" "$LH_TMP/out" ||
+	lh_err "lh summary --json lacks max $max1 of CPU 1: $(head -c 300 "$LH_TMP/out")"
+[ "$max1" = "$m" ] || lh_err "summary CPU 1 max $max1 != CPU1 header maximum $m"
+lh_case_end lh_summary_prints_the_summary_files
 
-	lh_case_begin
-	lh compare "$LH_TMP/snap" "$LH_TMP/snap" --fail-if "wakeup@all:max>$((BOUND - 1))"
-	[ "$LH_RC" = 1 ] || lh_err "a max>$((BOUND - 1)) gate did not trip (exit $LH_RC): $(cat "$LH_TMP/out")"
-	lh compare "$LH_TMP/snap" "$LH_TMP/snap" --fail-if 'p99>+0%' --fail-if 'wakeup@all:samples<1'
-	[ "$LH_RC" = 0 ] || lh_err "gates that hold tripped (exit $LH_RC): $(cat "$LH_TMP/out")"
-	lh_case_end lh_compare_gate_trips_on_the_injected_latency
-fi
+lh_case_begin
+lh compare "$LH_TMP/snap" "$LH_TMP/snap" --fail-if "wakeup@all:max>$((BOUND - 1))"
+[ "$LH_RC" = 1 ] || lh_err "a max>$((BOUND - 1)) gate did not trip (exit $LH_RC): $(cat "$LH_TMP/out")"
+lh compare "$LH_TMP/snap" "$LH_TMP/snap" --fail-if 'p99>+0%' --fail-if 'wakeup@all:samples<1'
+[ "$LH_RC" = 0 ] || lh_err "gates that hold tripped (exit $LH_RC): $(cat "$LH_TMP/out")"
+lh_case_end lh_compare_gate_trips_on_the_injected_latency
 
 sl_loadtest_unload
 lh_unload_or_bail
