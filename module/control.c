@@ -101,6 +101,16 @@ static int lh_parse_uint(const char *buf, u64 *val)
 	return 0;
 }
 
+/* lh_parse_uint_max - lh_parse_uint, and -EINVAL above @max */
+static int lh_parse_uint_max(const char *buf, u64 max, u64 *val)
+{
+	int ret = lh_parse_uint(buf, val);
+
+	if (ret)
+		return ret;
+	return *val > max ? -EINVAL : 0;
+}
+
 /* lh_hist_bytes - histogram memory held by one type, allocator rounding included */
 static size_t lh_hist_bytes(enum lh_hist_id id)
 {
@@ -289,11 +299,9 @@ int lh_pid_write(enum lh_switch_id sw, const char *buf)
 	u64 val;
 	int ret;
 
-	ret = lh_parse_uint(buf, &val);
+	ret = lh_parse_uint_max(buf, PID_MAX_LIMIT, &val);
 	if (ret)
 		return ret;
-	if (val > PID_MAX_LIMIT)
-		return -EINVAL;
 
 	mutex_lock(&lh_control_lock);
 	WRITE_ONCE(lh_pid_filter[sw], (pid_t)val);
@@ -350,11 +358,9 @@ int lh_threshold_write(enum lh_hist_id id, const char *buf)
 	u64 val;
 	int ret;
 
-	ret = lh_parse_uint(buf, &val);
+	ret = lh_parse_uint_max(buf, INT_MAX, &val);
 	if (ret)
 		return ret;
-	if (val > INT_MAX)
-		return -EINVAL;
 
 	mutex_lock(&lh_control_lock);
 	WRITE_ONCE(lh_stop_us[id], val ? (s64)val : S64_MAX);
