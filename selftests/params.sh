@@ -5,8 +5,9 @@
 # params.sh - module parameters are a second, equivalent control path
 #
 # Proves: /sys/module/latency_hist/parameters holds exactly enable_*,
-# wakeup_pid, missed_timer_offsets_pid and reset, mode 0644, reading 0 / 0 /
+# wakeup_pid, missed_timer_offsets_pid, reset and threshold_*, mode 0644, reading 0 / 0 /
 # an empty line after load; a parameter write shows in debugfs and status
+# (thresholds in <type>/threshold)
 # and a debugfs write shows in the parameter; invalid values are refused with
 # EINVAL (ENODEV for an unavailable type) and change nothing;
 # enable_timerandwakeup obeys the same parent rule; reset takes every
@@ -17,7 +18,8 @@ LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
 
 P=$LH_SYSMOD/parameters
-PARAMS="enable_preemptirqsoff enable_wakeup enable_missed_timer_offsets enable_timerandwakeup wakeup_pid missed_timer_offsets_pid reset"
+THRESHOLDS="threshold_irqsoff threshold_preemptoff threshold_preemptirqsoff threshold_wakeup threshold_wakeup_sharedprio threshold_missed_timer_offsets threshold_timerandwakeup"
+PARAMS="enable_preemptirqsoff enable_wakeup enable_missed_timer_offsets enable_timerandwakeup wakeup_pid missed_timer_offsets_pid reset $THRESHOLDS"
 
 # expect_enabled TYPE VALUE - param, debugfs file and status agree on VALUE
 expect_enabled()
@@ -45,7 +47,7 @@ expect_param_rejects()
 }
 
 lh_setup
-lh_plan 11
+lh_plan 12
 lh_load_or_bail
 
 lh_case_begin
@@ -64,7 +66,7 @@ lh_case_end parameters_exist_with_mode_0644
 
 lh_case_begin
 for p in enable_preemptirqsoff enable_wakeup enable_missed_timer_offsets \
-	 enable_timerandwakeup wakeup_pid missed_timer_offsets_pid; do
+	 enable_timerandwakeup wakeup_pid missed_timer_offsets_pid $THRESHOLDS; do
 	lh_expect_content "$P/$p" 0
 done
 lh_expect_content "$P/reset" ""
@@ -102,6 +104,19 @@ for d in $LH_PID_DIRS; do
 	lh_expect_content "$LH_DIR/$d/pid" 0
 done
 lh_case_end pid_parameters_and_debugfs_agree
+
+lh_case_begin
+for h in $LH_HISTS; do
+	tp=threshold_$(echo "$h" | tr / _)
+	lh_expect_write_ok "$P/$tp" 750
+	lh_expect_content "$LH_DIR/$h/threshold" 750
+	lh_expect_write_ok "$LH_DIR/$h/threshold" 900
+	lh_expect_content "$P/$tp" 900
+	expect_param_rejects "$tp" EINVAL -1 2147483648 abc
+	lh_expect_write_ok "$P/$tp" 0
+	lh_expect_content "$LH_DIR/$h/threshold" 0
+done
+lh_case_end threshold_parameters_and_debugfs_agree
 
 lh_case_begin
 for p in enable_preemptirqsoff enable_wakeup enable_missed_timer_offsets \

@@ -280,6 +280,25 @@ sl_show_summary()
 	done <"$SL_OUT"
 }
 
+# sl_noise_reason BASE_MAX N - for the *_injected tests: when the run without
+# sections (maximum BASE_MAX, "<undef>" if empty) already reached the
+# injected N us, print that and return 0: emulation alone can then own the
+# maximum, so its culprit says nothing about the sections. Else return 1.
+sl_noise_reason()
+{
+	[ "$1" != "<undef>" ] && [ "$1" -ge "$2" ] || return 1
+	echo "emulation alone reached $1 us >= $2 us without sections"
+}
+
+# sl_overrun_reason - when the last sleeper overran (woke more than a period
+# late, so a period's expiry can coincide with the previous one), print that
+# and return 0: its per-loop sample count is not exact then. Else return 1.
+sl_overrun_reason()
+{
+	[ "$(sl_overruns_sum)" -gt 0 ] || return 1
+	echo "the sleeper overran $(sl_overruns_sum) periods"
+}
+
 # sl_in_range VALUE LO HI - true if LO <= VALUE <= HI (integers)
 sl_in_range()
 {

@@ -19,11 +19,17 @@
 #  3. timerandwakeup (enabled): the wakeup of that same expiry adds its
 #     wakeup latency to the offset, so timerandwakeup/CPU1's maximum is >=
 #     the missed offset maximum (the (D+1)th largest offset when D of the
-#     sleeper's wakeups were dropped because a more important task ran first); its max record names the sleeper with a
-#     timeroffset in parentheses between 1 and its latency; and it has
+#     sleeper's wakeups were dropped because a more important task ran
+#     first); its max record names the sleeper with a timeroffset in
+#     parentheses between 1 and its latency; and it has
 #     exactly as many samples as wakeup/ (every exclusive wakeup is summed,
 #     with offset 0 when its timer was not late; all switches are on for
 #     the whole run).
+#
+# Under emulation a run can be too noisy for two of these checks, and then
+# says so instead: the culprit check is skipped when the run without
+# sections already reached N us (the emulator may own the maximum), and the
+# sample count is not checked when the sleeper overran a period.
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -71,9 +77,12 @@ run()
 # exceed the bound now and then; the culprit check tells the sections apart.
 lh_case_begin
 run 0
-lh_diag "without sections: $H/CPU1 maximum $(sl_hist_max $H 1) us"
+base=$(sl_hist_max $H 1)
+lh_diag "without sections: $H/CPU1 maximum $base us"
 
 run 1
+noise=$(sl_noise_reason "$base" $N) && lh_diag "noisy run: $noise"
+overrun=$(sl_overrun_reason) && lh_diag "$overrun"
 m=$(sl_hist_max $H 1)
 if [ "$m" = "<undef>" ]; then
 	lh_err "$H/CPU1 is empty"
@@ -81,12 +90,17 @@ elif [ "$m" -lt $BOUND ]; then
 	lh_err "$H/CPU1 maximum $m us < $BOUND us with $N us irqs-off sections"
 fi
 total=$(sl_total_all $H)
-sl_in_range "$total" $((L - 1)) $((L + 1)) ||
+if [ -n "$overrun" ]; then
+	lh_diag "$H holds $total samples of tid $tid for $L loops; not checked: $overrun"
+elif ! sl_in_range "$total" $((L - 1)) $((L + 1)); then
 	lh_err "$H holds $total samples of tid $tid, expected $L +-1"
+fi
 lh_case_end irqs_off_sections_raise_the_missed_offset
 
 lh_case_begin
-if sl_maxrec $H 1 && [ -z "$MR_NONE" ]; then
+if [ -n "$noise" ]; then
+	lh_skip max_record_victim_sleeper_culprit_lh_load_test "$noise"
+elif sl_maxrec $H 1 && [ -z "$MR_NONE" ]; then
 	[ "$MR_VPID" = "$tid" ] || lh_err "victim pid $MR_VPID, expected $tid"
 	[ "$MR_VCOMM" = rt_sleeper ] || lh_err "victim comm '$MR_VCOMM', expected rt_sleeper"
 	[ "$MR_TOFF" = "$MR_LAT" ] || lh_err "timeroffset $MR_TOFF != latency $MR_LAT"
@@ -95,7 +109,7 @@ if sl_maxrec $H 1 && [ -z "$MR_NONE" ]; then
 else
 	lh_err "$H/max_latency-CPU1 has no record: '$MR_LINE'"
 fi
-lh_case_end max_record_victim_sleeper_culprit_lh_load_test
+[ -n "$noise" ] || lh_case_end max_record_victim_sleeper_culprit_lh_load_test
 
 lh_case_begin
 tw=$(sl_hist_max timerandwakeup 1)

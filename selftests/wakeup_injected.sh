@@ -23,6 +23,11 @@
 # Emulation jitter moves the phases but cannot shorten a section (the
 # kthread spins N us on the monotonic clock), so 7 ms holds with room, and
 # N/2 = 4 ms leaves 3 ms for the grid not lining up as computed.
+#
+# Under emulation a run can be too noisy for two of these checks, and then
+# says so instead: the culprit check is skipped when the run without
+# sections already reached N us (the emulator may own the maximum), and the
+# sample count is not checked when the sleeper overran a period.
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -69,10 +74,13 @@ run_sleeper()
 # sections from the emulator.
 lh_case_begin
 run_sleeper 0
-lh_diag "without sections: wakeup/CPU1 maximum $(sl_hist_max wakeup 1) us"
+base=$(sl_hist_max wakeup 1)
+lh_diag "without sections: wakeup/CPU1 maximum $base us"
 
 done_before=$(cat "$SL_LT_PARAMS/sections_done")
 run_sleeper 1
+noise=$(sl_noise_reason "$base" $N) && lh_diag "noisy run: $noise"
+overrun=$(sl_overrun_reason) && lh_diag "$overrun"
 done_after=$(cat "$SL_LT_PARAMS/sections_done")
 [ $((done_after - done_before)) -eq $SECTIONS ] ||
 	lh_err "lh_load_test ran $((done_after - done_before)) sections, expected $SECTIONS"
@@ -82,8 +90,11 @@ done_after=$(cat "$SL_LT_PARAMS/sections_done")
 # holder the 8 ms sections starve, PI-boosted to the sleeper's priority), so
 # the upper bound allows L / 10; the exact count without load is wakeup_pid's.
 total=$(sl_total_all wakeup wakeup/sharedprio)
-sl_in_range "$total" $((L - 1)) $((L + L / 10)) ||
+if [ -n "$overrun" ]; then
+	lh_diag "wakeup + sharedprio hold $total samples of tid $tid for $L loops; not checked: $overrun"
+elif ! sl_in_range "$total" $((L - 1)) $((L + L / 10)); then
 	lh_err "wakeup + sharedprio hold $total samples of tid $tid, expected $((L - 1))..$((L + L / 10))"
+fi
 m=$(sl_hist_max wakeup 1)
 if [ "$m" = "<undef>" ]; then
 	lh_err "wakeup/CPU1 is empty"
@@ -93,7 +104,9 @@ fi
 lh_case_end preempt_off_sections_raise_the_wakeup_max
 
 lh_case_begin
-if ! sl_maxrec wakeup 1 || [ -n "$MR_NONE" ]; then
+if [ -n "$noise" ]; then
+	lh_skip max_record_blames_lh_load_test "$noise"
+elif ! sl_maxrec wakeup 1 || [ -n "$MR_NONE" ]; then
 	lh_err "wakeup/max_latency-CPU1: no valid record: '$MR_LINE'"
 else
 	[ "$MR_VPID" = "$tid" ] || lh_err "victim pid $MR_VPID, expected $tid"
@@ -102,7 +115,7 @@ else
 	[ "$MR_CCOMM" = lh_load_test ] || lh_err "culprit comm '$MR_CCOMM', expected lh_load_test"
 	[ "$MR_LAT" = "$m" ] || lh_err "record latency $MR_LAT != histogram maximum $m"
 fi
-lh_case_end max_record_blames_lh_load_test
+[ -n "$noise" ] || lh_case_end max_record_blames_lh_load_test
 
 sl_loadtest_unload
 lh_unload_or_bail
