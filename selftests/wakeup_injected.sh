@@ -19,14 +19,16 @@
 # kthread's own wakeup), i.e. about every 9.2 ms. The sleeper's due instant
 # thus slides through the sections by about 0.8 ms per period: of any 11
 # consecutive periods at least one is due within the first ~1 ms of a
-# section and waits >= N - 1 ms = 7 ms. 30 sections overlap >= 20 periods.
+# section and waits >= N - 1 ms = 7 ms. The sections start before the
+# sleeper's loops and outlast them (sl_go_under_sections): all 40 periods.
 # Emulation jitter moves the phases but cannot shorten a section (the
 # kthread spins N us on the monotonic clock), so 7 ms holds with room, and
 # N/2 = 4 ms leaves 3 ms for the grid not lining up as computed.
 #
 # Under emulation a run can be too noisy for two of these checks, and then
 # says so instead: the culprit check is skipped when the run without
-# sections already reached N us (the emulator may own the maximum), and the
+# sections already reached N us, or the run with them exceeded 1.25 N (the
+# emulator may own the maximum; sl_noise_reason), and the
 # sample count is not checked when the sleeper overran a period.
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
@@ -37,7 +39,7 @@ L=40
 PERIOD=10000
 N=8000
 BOUND=$((N / 2))
-SECTIONS=30
+SECTIONS=64	# 64 x ~9.2 ms outlast the 60 + 400 ms of the loops
 PRIO=80
 
 sl_setup
@@ -57,11 +59,14 @@ run_sleeper()
 	sl_filter wakeup "$tid"
 	sl_reset wakeup wakeup/sharedprio
 	sl_enable wakeup
-	sl_go
 	if [ "$1" = 1 ]; then
-		sl_loadtest_trigger || lh_err "lh_load_test trigger failed"
+		sl_go_under_sections
+		sl_wait
+		sl_sections_join
+	else
+		sl_go
+		sl_wait
 	fi
-	sl_wait
 	lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
 	sl_show_summary
 	sl_show_totals wakeup wakeup/sharedprio
@@ -79,7 +84,8 @@ lh_diag "without sections: wakeup/CPU1 maximum $base us"
 
 done_before=$(cat "$SL_LT_PARAMS/sections_done")
 run_sleeper 1
-noise=$(sl_noise_reason "$base" $N) && lh_diag "noisy run: $noise"
+m=$(sl_hist_max wakeup 1)
+noise=$(sl_noise_reason "$base" "$m" $N) && lh_diag "noisy run: $noise"
 overrun=$(sl_overrun_reason) && lh_diag "$overrun"
 done_after=$(cat "$SL_LT_PARAMS/sections_done")
 [ $((done_after - done_before)) -eq $SECTIONS ] ||
@@ -95,7 +101,6 @@ if [ -n "$overrun" ]; then
 elif ! sl_in_range "$total" $((L - 1)) $((L + L / 10)); then
 	lh_err "wakeup + sharedprio hold $total samples of tid $tid, expected $((L - 1))..$((L + L / 10))"
 fi
-m=$(sl_hist_max wakeup 1)
 if [ "$m" = "<undef>" ]; then
 	lh_err "wakeup/CPU1 is empty"
 elif [ "$m" -lt $BOUND ]; then
