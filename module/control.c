@@ -29,6 +29,7 @@
 #include <linux/vmalloc.h>
 
 #include <latency_hist/control.h>
+#include <latency_hist/counters.h>
 
 const struct lh_switch lh_switches[LH_NR_SWITCHES] = {
 	[LH_SW_PREEMPTIRQSOFF] = {
@@ -318,6 +319,8 @@ static void lh_hist_reset(enum lh_hist_id id)
 		return;
 	for_each_possible_cpu(cpu)
 		lh_hist_cpu_reset(lh_hist_cpus[id][cpu]);
+	if (lh_counters_cover(id))
+		lh_counters_reset(id);
 }
 
 /**

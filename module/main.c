@@ -12,7 +12,8 @@
  * patching the kernel: it hooks the existing tracepoints by name.
  *
  * Data flows: tracepoint -> probe (wakeup.c, ...) -> per-CPU state ->
- * histogram engine (hist.c) -> debugfs/seq_file (debugfs.c, hist_print.c).
+ * histogram engine (hist.c) -> debugfs/seq_file (debugfs.c, hist_print.c);
+ * with counting on, perf counters over the same windows (counters.c).
  * control.c owns everything a user can change; params.c mirrors it as module
  * parameters for rigs where lockdown forbids debugfs writes.
  *
@@ -29,6 +30,7 @@
 #include <linux/module.h>
 
 #include <latency_hist/control.h>
+#include <latency_hist/counters.h>
 #include <latency_hist/debugfs.h>
 #include <latency_hist/preemptirq.h>
 #include <latency_hist/tracepoints.h>
@@ -43,13 +45,21 @@ static int __init lh_init(void)
 	if (ret)
 		return ret;
 
-	ret = lh_control_init();
+	ret = lh_counters_init();
 	if (ret)
 		goto out_preemptirq_exit;
+
+	ret = lh_control_init();
+	if (ret)
+		goto out_counters_exit;
 
 	lh_debugfs_init();
 
 	ret = lh_control_start();
+	if (ret)
+		goto out_remove_debugfs;
+
+	ret = lh_counters_start();
 	if (ret)
 		goto out_remove_debugfs;
 	return 0;
@@ -57,6 +67,8 @@ static int __init lh_init(void)
 out_remove_debugfs:
 	lh_debugfs_exit();
 	lh_control_exit();
+out_counters_exit:
+	lh_counters_exit();
 out_preemptirq_exit:
 	lh_preemptirq_exit();
 	return ret;
@@ -67,6 +79,7 @@ static void __exit lh_exit(void)
 {
 	lh_debugfs_exit();
 	lh_control_exit();
+	lh_counters_exit();
 	lh_preemptirq_exit();
 }
 

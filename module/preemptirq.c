@@ -48,6 +48,7 @@
 #include <trace/events/preemptirq.h>
 
 #include <latency_hist/control.h>
+#include <latency_hist/counters.h>
 #include <latency_hist/events.h>
 #include <latency_hist/preemptirq.h>
 #include <latency_hist/tracepoints.h>
@@ -63,10 +64,12 @@ enum lh_off {
  * struct lh_section - one kind of open critical section on one CPU
  * @start_ns: local_clock() when it began
  * @open:     a section is being timed
+ * @mark:     the counters when it began, if counting was on
  */
 struct lh_section {
 	u64 start_ns;
 	bool open;
+	struct lh_pmu_mark mark;
 };
 
 /* struct lh_sections_cpu - the open sections of one CPU; only it touches them */
@@ -93,6 +96,8 @@ static void lh_section_open(struct lh_section *s, u64 now_ns)
 		return;
 	s->start_ns = now_ns;
 	s->open = true;
+	if (lh_counting())
+		lh_pmu_read(&s->mark);
 }
 
 /* lh_section_close - stop timing and file (and trace) the sample, if a section was open */
@@ -108,6 +113,8 @@ static void lh_section_close(struct lh_section *s, enum lh_hist_id id,
 	cpu = smp_processor_id();
 	lat_us = div_s64((s64)(now_ns - s->start_ns), LH_NSEC_PER_USEC);
 	lh_hist_record(lh_hist_cpu(id, cpu), lat_us);
+	if (lh_counting())
+		lh_pmu_file(id, lat_us, &s->mark);
 	lh_sample_out(id, cpu, lat_us, 0, NULL, current);
 }
 

@@ -47,6 +47,7 @@
 
 #include <latency_hist/compat.h>
 #include <latency_hist/control.h>
+#include <latency_hist/counters.h>
 #include <latency_hist/sample.h>
 #include <latency_hist/timer.h>
 #include <latency_hist/tracepoints.h>
@@ -187,6 +188,9 @@ static void notrace lh_probe_hrtimer_expire_entry(void *data,
 		lh_sample_record(LH_HIST_MISSED_TIMER_OFFSETS, cpu, lat_us,
 				 lat_us, task, current,
 				 ktime_get_mono_fast_ns());
+		if (lh_counting())
+			lh_pmu_file_since_switch(LH_HIST_MISSED_TIMER_OFFSETS,
+						 lat_us);
 		if (lh_switch_enabled(LH_SW_TIMERANDWAKEUP)) {
 			struct lh_timer_offset *off = this_cpu_ptr(&lh_timer_offsets);
 

@@ -95,8 +95,10 @@ int lh_tp_hook(const struct lh_probe *probes, int nr_probes)
 		return -ENODEV;
 
 	for (i = 0; i < nr_probes; i++) {
-		ret = tracepoint_probe_register(lh_tps[probes[i].tp],
-						probes[i].func, NULL);
+		ret = tracepoint_probe_register_prio(lh_tps[probes[i].tp],
+						     probes[i].func, NULL,
+						     probes[i].prio ?:
+						     TRACEPOINT_DEFAULT_PRIO);
 		if (ret) {
 			pr_err("cannot hook %s: %d\n",
 			       lh_tp_names[probes[i].tp], ret);

@@ -45,6 +45,7 @@
 #include <trace/events/sched.h>
 
 #include <latency_hist/control.h>
+#include <latency_hist/counters.h>
 #include <latency_hist/sample.h>
 #include <latency_hist/timer.h>
 #include <latency_hist/tracepoints.h>
@@ -149,6 +150,8 @@ static void lh_wakeup_start(struct task_struct *p)
 	w.timer_offset_us = lh_switch_enabled(LH_SW_TIMERANDWAKEUP) ?
 			    lh_timer_offset_take(p) : 0;
 	w.start_ns = ktime_get_mono_fast_ns();
+	if (lh_counting())
+		lh_pmu_wakeup_start(p);
 
 	raw_spin_lock_irqsave(&wc->lock, flags);
 	lh_wakeup_offer(wc, &w, pid_filter);
@@ -209,9 +212,14 @@ static void lh_wakeup_record(const struct lh_wakeup *w, int cpu,
 	if (w->sharedprio) {
 		lh_sample_record(LH_HIST_WAKEUP_SHAREDPRIO, cpu, lat_us, 0,
 				 next, prev, now_ns);
+		if (lh_counting())
+			lh_pmu_wakeup_file(LH_HIST_WAKEUP_SHAREDPRIO, lat_us,
+					   next);
 		return;
 	}
 	lh_sample_record(LH_HIST_WAKEUP, cpu, lat_us, 0, next, prev, now_ns);
+	if (lh_counting())
+		lh_pmu_wakeup_file(LH_HIST_WAKEUP, lat_us, next);
 	if (lh_switch_enabled(LH_SW_TIMERANDWAKEUP))
 		lh_sample_record(LH_HIST_TIMERANDWAKEUP, cpu,
 				 w->timer_offset_us + lat_us, w->timer_offset_us,

@@ -30,10 +30,15 @@ enum lh_tp_id {
 	LH_NR_TPS
 };
 
-/* struct lh_probe - one probe function for one tracepoint */
+/*
+ * struct lh_probe - one probe function for one tracepoint
+ * @prio: its place among the tracepoint's probes (higher runs first);
+ *        0 means TRACEPOINT_DEFAULT_PRIO
+ */
 struct lh_probe {
 	enum lh_tp_id tp;
 	void *func;
+	int prio;
 };
 
 void lh_tp_lookup(void);
