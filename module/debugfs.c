@@ -26,11 +26,13 @@
 #include <linux/uaccess.h>
 
 #include <latency_hist/control.h>
+#include <latency_hist/counters.h>
 #include <latency_hist/debugfs.h>
 
 #define LH_MODE_RO	0400
 #define LH_MODE_RW	0600
 #define LH_MODE_WO	0200
+#define LH_EVENTS_WRITE_MAX	512	/* bytes of an event set write */
 
 static struct dentry *lh_debugfs_root;
 
@@ -52,11 +54,14 @@ static int lh_file_cpu(const struct inode *inode)
 	return (unsigned long)inode->i_private >> 8;
 }
 
-/* lh_copy_write - fetch a control write as a string; reject what cannot be valid */
-static int lh_copy_write(const char __user *ubuf, size_t count, loff_t *ppos,
-			 char buf[LH_WRITE_MAX])
+/*
+ * lh_copy_write_size - fetch a control write as a string into @buf of @size
+ * bytes; reject what cannot be valid
+ */
+static int lh_copy_write_size(const char __user *ubuf, size_t count,
+			      loff_t *ppos, char *buf, size_t size)
 {
-	if (*ppos || !count || count >= LH_WRITE_MAX)
+	if (*ppos || !count || count >= size)
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
@@ -64,6 +69,13 @@ static int lh_copy_write(const char __user *ubuf, size_t count, loff_t *ppos,
 	if (strlen(buf) != count)
 		return -EINVAL;		/* an embedded NUL hides trailing junk */
 	return 0;
+}
+
+/* lh_copy_write - lh_copy_write_size() for the short controls */
+static int lh_copy_write(const char __user *ubuf, size_t count, loff_t *ppos,
+			 char buf[LH_WRITE_MAX])
+{
+	return lh_copy_write_size(ubuf, count, ppos, buf, LH_WRITE_MAX);
 }
 
 /* struct lh_cpu_file - what an open CPUx file shows */
@@ -372,6 +384,118 @@ static const struct file_operations lh_status_fops = {
 	.release	= single_release,
 };
 
+/* lh_counters_file_show - print <type>/counters */
+static int lh_counters_file_show(struct seq_file *m, void *v)
+{
+	return lh_counters_show(m, lh_file_id(m->private));
+}
+
+/* lh_counters_file_open - open <type>/counters */
+static int lh_counters_file_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, lh_counters_file_show, inode);
+}
+
+static const struct file_operations lh_counters_fops = {
+	.owner		= THIS_MODULE,
+	.open		= lh_counters_file_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+/* lh_counting_read - read counters/enable: 0 or 1 */
+static ssize_t lh_counting_read(struct file *file, char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	char buf[4];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%d\n", lh_counters_enabled());
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+/* lh_counting_write - write counters/enable */
+static ssize_t lh_counting_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	char buf[LH_WRITE_MAX];
+	int ret;
+
+	ret = lh_copy_write(ubuf, count, ppos, buf);
+	if (!ret)
+		ret = lh_counters_enable_write(buf);
+	return ret ? ret : count;
+}
+
+static const struct file_operations lh_counting_fops = {
+	.owner		= THIS_MODULE,
+	.open		= simple_open,
+	.read		= lh_counting_read,
+	.write		= lh_counting_write,
+	.llseek		= default_llseek,
+};
+
+/* lh_events_show - print counters/events */
+static int lh_events_show(struct seq_file *m, void *v)
+{
+	lh_counters_events_show(m);
+	return 0;
+}
+
+/* lh_events_open - open counters/events; a write replaces the set */
+static int lh_events_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, lh_events_show, NULL);
+}
+
+/* lh_events_write - write counters/events: the new event set */
+static ssize_t lh_events_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	char *buf;
+	int ret;
+
+	buf = kmalloc(LH_EVENTS_WRITE_MAX, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	ret = lh_copy_write_size(ubuf, count, ppos, buf, LH_EVENTS_WRITE_MAX);
+	if (!ret)
+		ret = lh_counters_events_write(buf);
+	kfree(buf);
+	return ret ? ret : count;
+}
+
+static const struct file_operations lh_events_fops = {
+	.owner		= THIS_MODULE,
+	.open		= lh_events_open,
+	.read		= seq_read,
+	.write		= lh_events_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+/* lh_counters_status_file_show - print counters/status */
+static int lh_counters_status_file_show(struct seq_file *m, void *v)
+{
+	lh_counters_status_show(m);
+	return 0;
+}
+
+/* lh_counters_status_open - open counters/status */
+static int lh_counters_status_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, lh_counters_status_file_show, NULL);
+}
+
+static const struct file_operations lh_counters_status_fops = {
+	.owner		= THIS_MODULE,
+	.open		= lh_counters_status_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
 /* lh_create_hist_files - CPUx, max_latency-CPUx, summary, reset, threshold of one histogram */
 static void lh_create_hist_files(struct dentry *dir, enum lh_hist_id id)
 {
@@ -397,6 +521,9 @@ static void lh_create_hist_files(struct dentry *dir, enum lh_hist_id id)
 			    &lh_reset_fops);
 	debugfs_create_file("threshold", LH_MODE_RW, dir, lh_file_data(id, 0),
 			    &lh_threshold_fops);
+	if (lh_counters_cover(id))
+		debugfs_create_file("counters", LH_MODE_RO, dir,
+				    lh_file_data(id, 0), &lh_counters_fops);
 }
 
 /* lh_hist_parent - the directory a histogram's own directory goes into */
@@ -429,7 +556,7 @@ static struct dentry *lh_hist_parent(enum lh_hist_id id, struct dentry **dirs,
 void lh_debugfs_init(void)
 {
 	struct dentry *dirs[LH_NR_HISTS];
-	struct dentry *enable;
+	struct dentry *enable, *counters;
 	const char *leaf;
 	int id, sw;
 
@@ -454,6 +581,14 @@ void lh_debugfs_init(void)
 
 	debugfs_create_file("status", LH_MODE_RO, lh_debugfs_root, NULL,
 			    &lh_status_fops);
+
+	counters = debugfs_create_dir("counters", lh_debugfs_root);
+	debugfs_create_file("enable", LH_MODE_RW, counters, NULL,
+			    &lh_counting_fops);
+	debugfs_create_file("events", LH_MODE_RW, counters, NULL,
+			    &lh_events_fops);
+	debugfs_create_file("status", LH_MODE_RO, counters, NULL,
+			    &lh_counters_status_fops);
 }
 
 /**

@@ -14,6 +14,7 @@
 #include <linux/sysfs.h>
 
 #include <latency_hist/control.h>
+#include <latency_hist/counters.h>
 
 /* lh_param_sw - the switch a parameter belongs to */
 static enum lh_switch_id lh_param_sw(const struct kernel_param *kp)
@@ -146,3 +147,47 @@ LH_PARAM_THRESHOLD(wakeup, LH_HIST_WAKEUP);
 LH_PARAM_THRESHOLD(wakeup_sharedprio, LH_HIST_WAKEUP_SHAREDPRIO);
 LH_PARAM_THRESHOLD(missed_timer_offsets, LH_HIST_MISSED_TIMER_OFFSETS);
 LH_PARAM_THRESHOLD(timerandwakeup, LH_HIST_TIMERANDWAKEUP);
+
+/* lh_param_counters_set - counters=0|1 */
+static int lh_param_counters_set(const char *val, const struct kernel_param *kp)
+{
+	return lh_counters_enable_write(val);
+}
+
+/* lh_param_counters_get - 0 or 1 */
+static int lh_param_counters_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", lh_counters_enabled());
+}
+
+static const struct kernel_param_ops lh_param_counters_ops = {
+	.set	= lh_param_counters_set,
+	.get	= lh_param_counters_get,
+};
+
+module_param_cb(counters, &lh_param_counters_ops, NULL, 0644);
+MODULE_PARM_DESC(counters,
+		 "Read perf counters over every latency window (0/1, default 0)");
+
+/* lh_param_counter_events_set - counter_events=NAME[,NAME...] */
+static int lh_param_counter_events_set(const char *val,
+				       const struct kernel_param *kp)
+{
+	return lh_counters_events_write(val);
+}
+
+/* lh_param_counter_events_get - the event set on one line */
+static int lh_param_counter_events_get(char *buf,
+				       const struct kernel_param *kp)
+{
+	return lh_counters_events_print(buf);
+}
+
+static const struct kernel_param_ops lh_param_counter_events_ops = {
+	.set	= lh_param_counter_events_set,
+	.get	= lh_param_counter_events_get,
+};
+
+module_param_cb(counter_events, &lh_param_counter_events_ops, NULL, 0644);
+MODULE_PARM_DESC(counter_events,
+		 "Counters to read: names (cycles, cpu-clock, msr/smi/, ...) or type:config, comma separated");
