@@ -5,8 +5,9 @@
 # params.sh - module parameters are a second, equivalent control path
 #
 # Proves: /sys/module/latency_hist/parameters holds exactly enable_*,
-# wakeup_pid, missed_timer_offsets_pid, reset and threshold_*, mode 0644, reading 0 / 0 /
-# an empty line after load; a parameter write shows in debugfs and status
+# wakeup_pid, missed_timer_offsets_pid, reset, threshold_*, counters and
+# counter_events, mode 0644, reading 0 / 0 / an empty line after load
+# (counter_events: the default set; counters.sh tests both); a parameter write shows in debugfs and status
 # (thresholds in <type>/threshold)
 # and a debugfs write shows in the parameter; invalid values are refused with
 # EINVAL (ENODEV for an unavailable type) and change nothing;
@@ -19,7 +20,7 @@ LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 
 P=$LH_SYSMOD/parameters
 THRESHOLDS="threshold_irqsoff threshold_preemptoff threshold_preemptirqsoff threshold_wakeup threshold_wakeup_sharedprio threshold_missed_timer_offsets threshold_timerandwakeup"
-PARAMS="enable_preemptirqsoff enable_wakeup enable_missed_timer_offsets enable_timerandwakeup wakeup_pid missed_timer_offsets_pid reset $THRESHOLDS"
+PARAMS="enable_preemptirqsoff enable_wakeup enable_missed_timer_offsets enable_timerandwakeup wakeup_pid missed_timer_offsets_pid reset $THRESHOLDS counters counter_events"
 
 # expect_enabled TYPE VALUE - param, debugfs file and status agree on VALUE
 expect_enabled()
@@ -66,10 +67,12 @@ lh_case_end parameters_exist_with_mode_0644
 
 lh_case_begin
 for p in enable_preemptirqsoff enable_wakeup enable_missed_timer_offsets \
-	 enable_timerandwakeup wakeup_pid missed_timer_offsets_pid $THRESHOLDS; do
+	 enable_timerandwakeup wakeup_pid missed_timer_offsets_pid $THRESHOLDS counters; do
 	lh_expect_content "$P/$p" 0
 done
 lh_expect_content "$P/reset" ""
+[ "$(cat "$P/counter_events")" = "$(tr '\n' ' ' <"$LH_DIR/counters/events" | sed 's/ $//')" ] ||
+	lh_err "counter_events '$(cat "$P/counter_events")' is not counters/events"
 lh_case_end parameters_read_0_and_reset_reads_an_empty_line
 
 lh_case_begin

@@ -48,6 +48,13 @@ expected_tree()
 	for h in $LH_PID_DIRS; do
 		echo "./$h/pid $D_RW"
 	done
+	for h in $LH_HISTS; do
+		[ "$h" = timerandwakeup ] || echo "./$h/counters $D_RO"
+	done
+	echo "./counters $D_DIR"
+	echo "./counters/enable $D_RW"
+	echo "./counters/events $D_RW"
+	echo "./counters/status $D_RO"
 }
 
 lh_setup

@@ -1,0 +1,261 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2119,SC2015,SC2086 # lh_load_or_bail takes optional parameters; A && B || C reports; word lists
+#
+# counters.sh - perf counters over latency windows: controls, degradation
+# without a hardware PMU, plausible deltas, hotplug, set changes, unload
+#
+# Proves (Documentation/latency_hist.rst, "Counters"):
+#  1. counters/{enable,events,status} exist, <type>/counters exists for the
+#     six types with a window on one CPU and not for timerandwakeup; the
+#     default set starts with cycles ref-cycles instructions cache-misses;
+#  2. bad event sets and bad enable values fail with EINVAL and change
+#     nothing;
+#  3. hardware events where the machine has no hardware PMU (a TCG guest)
+#     enable cleanly and show "unsupported(...)" or "failed(...)" per CPU,
+#     never "active", while cpu-clock is active on every online CPU;
+#  4. over late timers (irqs held off 8000 us on CPU 1 by lh_load_test while
+#     a pid-filtered SCHED_FIFO sleeper is due there): one counted window per
+#     missed_timer_offsets sample; the max sample of the counters file is
+#     the histogram's maximum; its window covers its latency; cpu-clock over
+#     a window equals the window's length within 2% + 100 us; with the msr
+#     PMU's tsc, tsc / window_ns matches the TSC rate of the boot log
+#     within 10% (the msr and cpu-clock reads are a few us apart);
+#  5. on kernels with irqsoff: an injected N = 5000 us irqs-off section is
+#     the max sample of irqsoff/counters, with window_ns >= N us and
+#     tsc ~ N us x TSC rate (10%);
+#  6. changing the event set while counting: the new set is live at once
+#     and the statistics start from zero;
+#  7. CPU 1 going offline and back while counting: "offline", then active;
+#  8. unload while counting, then load with counters=1
+#     counter_events=cpu-clock: both work, the parameters read back.
+
+LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
+. "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/sleeper_lib.sh"
+
+N=8000
+N_IRQ=5000
+L=30
+PERIOD=10000
+CPU1=/sys/devices/system/cpu/cpu1/online
+
+sl_setup
+lh_plan 9
+lh_load_or_bail
+C=$LH_DIR/counters
+
+# ct_row TYPE CPU ROW FIELD - print FIELD (windows, sum, mean, max) of a row
+# of TYPE/counters
+ct_row()
+{
+	awk -v cpu="CPU$2" -v row="$3" -v f="$4" '
+		BEGIN { col["windows"] = 3; col["sum"] = 4; col["mean"] = 5; col["max"] = 6 }
+		$1 == cpu && $2 == row { print $(col[f]); exit }' "$LH_DIR/$1/counters"
+}
+
+# ct_show FILE - diagnostics: FILE, a line each
+ct_show()
+{
+	while IFS= read -r ct_line; do
+		lh_diag "$(lh_name "$1"): $ct_line"
+	done <"$1"
+}
+
+# ct_state EVENT CPU - print the state of EVENT on CPU from counters/status
+ct_state()
+{
+	awk -v ev="$1" -v cpu="CPU$2" '
+		$1 == ev { for (i = 4; i <= NF; i++) if (index($i, cpu "=") == 1) {
+			print substr($i, length(cpu) + 2); exit } }' "$C/status"
+}
+
+# ct_tsc_mhz - the TSC rate the kernel settled on, in MHz (empty if unknown)
+ct_tsc_mhz()
+{
+	dmesg | awk '/tsc: (Detected|Refined TSC clocksource calibration:) [0-9.]+ MHz/ {
+		for (i = 1; i < NF; i++) if ($(i + 1) == "MHz") mhz = $i }
+		END { if (mhz != "") print mhz }'
+}
+
+# ct_near A B PCT ABS - true if |A - B| <= B * PCT / 100 + ABS
+ct_near()
+{
+	awk -v a="$1" -v b="$2" -v p="$3" -v abs="$4" 'BEGIN {
+		d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100 + abs) }'
+}
+
+lh_case_begin
+for f in enable events status; do
+	[ -e "$C/$f" ] || lh_err "counters/$f is missing"
+done
+for t in irqsoff preemptoff preemptirqsoff wakeup wakeup/sharedprio missed_timer_offsets; do
+	[ -r "$LH_DIR/$t/counters" ] || lh_err "$t/counters is missing"
+done
+[ -e "$LH_DIR/timerandwakeup/counters" ] && lh_err "timerandwakeup/counters exists"
+lh_expect_content "$C/enable" "0"
+def=$(tr '\n' ' ' <"$C/events")
+case $def in
+"cycles ref-cycles instructions cache-misses "*) ;;
+*) lh_err "default event set '$def'" ;;
+esac
+lh_case_end counters_tree_and_default_set
+
+lh_case_begin
+before=$(cat "$C/events")
+for bad in bogus "cycles cycles" "cpu-clock,nosuch" "msr/../x/" "nosuchpmu/x/" \
+	   "1:2:3" ":5" "a b c d e f g h i" " " \
+	   "cycles instructions branches branch-misses bus-cycles ref-cycles cpu-clock page-faults context-switches"; do
+	lh_expect_write_errno "$C/events" "$bad" EINVAL
+done
+[ "$(cat "$C/events")" = "$before" ] || lh_err "a rejected write changed the event set"
+for bad in 2 -1 1x "" "0 1" on; do
+	[ -n "$bad" ] || continue
+	lh_expect_write_errno "$C/enable" "$bad" EINVAL
+done
+lh_expect_content "$C/enable" "0"
+lh_case_end bad_input_changes_nothing
+
+lh_case_begin
+lh_expect_write_ok "$C/events" "cycles instructions cpu-clock"
+lh_expect_write_ok "$C/enable" 1
+ct_show "$C/status"
+for cpu in $(lh_possible_cpus); do
+	[ "$(ct_state cpu-clock $cpu)" = active ] ||
+		lh_err "cpu-clock on CPU$cpu: '$(ct_state cpu-clock $cpu)', expected active"
+	if [ ! -d /sys/bus/event_source/devices/cpu ]; then
+		for ev in cycles instructions; do
+			case $(ct_state $ev $cpu) in
+			unsupported\(*\) | failed\(*\)) ;;
+			*) lh_err "$ev on CPU$cpu without a hardware PMU: '$(ct_state $ev $cpu)'" ;;
+			esac
+		done
+	fi
+done
+lh_expect_write_ok "$C/enable" 0
+grep -q "CPU0=off" "$C/status" || lh_err "status after disable: $(cat "$C/status")"
+lh_case_end hardware_events_degrade_cleanly
+
+# Counting set for the windows: cpu-clock, and the msr PMU's tsc if present.
+SET="cpu-clock"
+[ -r /sys/bus/event_source/devices/msr/events/tsc ] && SET="cpu-clock msr/tsc/"
+MHZ=$(ct_tsc_mhz)
+lh_diag "event set '$SET', TSC ${MHZ:-unknown} MHz"
+
+# ct_check_tsc TYPE CPU WINDOW_NS - the tsc of the max sample against the rate
+ct_check_tsc()
+{
+	case $SET in *msr/tsc/*) ;; *) return 0 ;; esac
+	tsc=$(ct_row "$1" "$2" msr/tsc/ max)
+	if [ -z "$MHZ" ]; then
+		lh_diag "no TSC rate in the boot log: tsc $tsc over $3 ns not checked"
+	elif ! ct_near "$tsc" "$(awk -v w="$3" -v m="$MHZ" 'BEGIN { printf "%d", w * m / 1000 }')" 10 0; then
+		lh_err "$1 CPU$2: tsc $tsc over $3 ns, expected $MHZ MHz x window +-10%"
+	fi
+}
+
+lh_case_begin
+lh_expect_write_ok "$C/events" "$SET"
+lh_expect_write_ok "$C/enable" 1
+skipped=
+if ! sl_loadtest_load cpu=1 mode=irq delay_us=$N count=40 gap_us=3000; then
+	lh_skip counts_over_late_timer_windows "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
+	skipped=1
+else
+	sl_start "$LH_TMP/sl" -c 1 -p 80 -i $PERIOD -l $L || lh_bail "rt_sleeper did not start"
+	sl_filter missed_timer_offsets "$SL_TID"
+	sl_reset missed_timer_offsets
+	sl_enable missed_timer_offsets
+	sl_go_under_sections
+	sl_wait
+	sl_sections_join
+	lh_expect_write_ok "$LH_DIR/enable/missed_timer_offsets" 0
+	sl_show_summary
+	ct_show "$LH_DIR/missed_timer_offsets/counters"
+	total=$(sl_total missed_timer_offsets 1)
+	hmax=$(sl_hist_max missed_timer_offsets 1)
+	win=$(ct_row missed_timer_offsets 1 latency_us windows)
+	[ "$win" = "$total" ] && [ "$total" -gt 0 ] ||
+		lh_err "missed_timer_offsets/counters CPU1: $win windows, histogram $total samples"
+	cmax=$(ct_row missed_timer_offsets 1 latency_us max)
+	[ "$cmax" = "$hmax" ] || lh_err "counters max sample $cmax us, histogram maximum $hmax us"
+	wns=$(ct_row missed_timer_offsets 1 window_ns max)
+	[ -n "$wns" ] && [ "$wns" != - ] && [ "$wns" -ge $((cmax * 1000)) ] ||
+		lh_err "window of the max sample $wns ns < its latency $cmax us"
+	clk=$(ct_row missed_timer_offsets 1 cpu-clock max)
+	ct_near "$clk" "$wns" 2 100000 ||
+		lh_err "cpu-clock $clk ns over a window of $wns ns"
+	ct_check_tsc missed_timer_offsets 1 "$wns"
+	sl_loadtest_unload
+fi
+[ -n "$skipped" ] || lh_case_end counts_over_late_timer_windows
+
+lh_case_begin
+skipped=1
+if ! lh_available irqsoff; then
+	lh_skip counts_over_irqsoff_sections "no preemptirq tracepoints in this kernel"
+elif ! sl_loadtest_load cpu=1 mode=irq delay_us=$N_IRQ count=3 gap_us=3000; then
+	lh_skip counts_over_irqsoff_sections "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
+else
+	skipped=
+	sl_reset irqsoff
+	sl_enable preemptirqsoff
+	sl_loadtest_trigger || lh_err "lh_load_test trigger failed"
+	lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 0
+	sl_loadtest_unload
+	ct_show "$LH_DIR/irqsoff/counters"
+	cmax=$(ct_row irqsoff 1 latency_us max)
+	wns=$(ct_row irqsoff 1 window_ns max)
+	if [ -z "$cmax" ] || [ "$cmax" = - ] || [ "$cmax" -lt $N_IRQ ]; then
+		lh_err "irqsoff/counters CPU1 max sample '$cmax' us < $N_IRQ us"
+	else
+		[ "$wns" -ge $((N_IRQ * 1000)) ] || lh_err "irqsoff window $wns ns < $N_IRQ us"
+		ct_near "$wns" $((cmax * 1000)) 5 100000 ||
+			lh_err "irqsoff window $wns ns is not the section's $cmax us"
+		ct_near "$(ct_row irqsoff 1 cpu-clock max)" "$wns" 2 100000 ||
+			lh_err "irqsoff cpu-clock $(ct_row irqsoff 1 cpu-clock max) ns over $wns ns"
+		ct_check_tsc irqsoff 1 "$wns"
+	fi
+fi
+[ -n "$skipped" ] || lh_case_end counts_over_irqsoff_sections
+
+lh_case_begin
+lh_expect_write_ok "$C/events" "cpu-clock"
+grep -q "^enabled=1 events=1$" "$C/status" || lh_err "status after a set change: $(head -n 1 "$C/status")"
+[ "$(ct_state cpu-clock 0)" = active ] || lh_err "cpu-clock not active after the set change"
+grep -q "events: cpu-clock$" "$LH_DIR/wakeup/counters" ||
+	lh_err "wakeup/counters header: $(sed -n 2p "$LH_DIR/wakeup/counters")"
+[ "$(ct_row missed_timer_offsets 1 latency_us windows)" = 0 ] ||
+	lh_err "statistics survived the set change"
+lh_case_end changing_the_set_while_counting
+
+lh_case_begin
+if [ ! -w "$CPU1" ]; then
+	lh_skip offline_and_online_while_counting "CPU 1 cannot go offline here"
+else
+	lh_expect_write_ok "$LH_DIR/enable/wakeup" 1
+	echo 0 >"$CPU1" || lh_err "cannot offline CPU 1"
+	[ "$(ct_state cpu-clock 1)" = offline ] || lh_err "CPU1 while offline: '$(ct_state cpu-clock 1)'"
+	sl_sleep_s 0.5
+	echo 1 >"$CPU1" || lh_err "cannot online CPU 1"
+	[ "$(ct_state cpu-clock 1)" = active ] || lh_err "CPU1 back online: '$(ct_state cpu-clock 1)'"
+	lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
+fi
+[ -w "$CPU1" ] && lh_case_end offline_and_online_while_counting
+
+lh_case_begin
+lh_expect_write_ok "$LH_DIR/enable/wakeup" 1
+lh_unload || lh_err "rmmod while counting failed"
+if lh_load counters=1 counter_events=cpu-clock; then
+	lh_expect_content "$LH_SYSMOD/parameters/counters" 1
+	lh_expect_content "$LH_SYSMOD/parameters/counter_events" cpu-clock
+	lh_expect_content "$C/enable" 1
+	[ "$(ct_state cpu-clock 0)" = active ] || lh_err "cpu-clock after a load with counters=1: '$(ct_state cpu-clock 0)'"
+	lh_unload || lh_err "rmmod after a load with counters=1 failed"
+else
+	lh_err "load with counters=1 counter_events=cpu-clock failed"
+fi
+lh_case_end unload_while_counting_and_load_parameters
+
+lh_case_dmesg_clean
+lh_finished
