@@ -11,9 +11,10 @@
 # filter on it for wakeup and missed_timer_offsets) is due every 10 ms. A
 # timer due inside a section can only fire when interrupts come back, so:
 #  1. missed_timer_offsets/CPU1's maximum is >= N/2 (the derivation of the
-#     bound is in wakeup_injected.sh: the due instants slide ~0.8 ms per
-#     period through the sections, one lands in the first ~1 ms of one; the
-#     sections start before the sleeper's loops and end after them);
+#     bound is in wakeup_injected.sh: with 3 ms gaps the due instants move
+#     back 1 to 3 ms per period against the section cycle, one lands in the
+#     first 3 ms of a section; the sections start before the sleeper's
+#     loops and end after them);
 #  2. its max record: victim the sleeper (pid, comm rt_sleeper),
 #     timeroffset == latency, culprit lh_load_test (the task the late timer
 #     interrupted);
@@ -41,7 +42,8 @@ L=40
 PERIOD=10000
 N=8000
 BOUND=$((N / 2))
-SECTIONS=64	# 64 x ~9.2 ms outlast the 60 + 400 ms of the loops
+SECTIONS=48	# 48 x >= 11 ms outlast the 60 + 400 ms of the loops
+GAP=3000
 PRIO=80
 H=missed_timer_offsets
 
@@ -51,7 +53,7 @@ sl_setup
 lh_plan 4
 lh_load_or_bail
 lh_available $H || lh_skip_all "missed_timer_offsets is not available here"
-sl_loadtest_load cpu=1 mode=irq delay_us=$N count=$SECTIONS gap_us=1000 ||
+sl_loadtest_load cpu=1 mode=irq delay_us=$N count=$SECTIONS gap_us=$GAP ||
 	lh_bail "lh_load_test not available"
 
 # run WITH_LOAD - one run with wakeup, missed_timer_offsets, timerandwakeup

@@ -15,15 +15,17 @@
 # not one the emulator made.
 #
 # Why N/2 is safe: the sleeper is due every P = 10 ms; sections of N = 8 ms
-# repeat every N + gap, gap = 1 ms (+ up to 1/8 usleep slack and the
-# kthread's own wakeup), i.e. about every 9.2 ms. The sleeper's due instant
-# thus slides through the sections by about 0.8 ms per period: of any 11
-# consecutive periods at least one is due within the first ~1 ms of a
-# section and waits >= N - 1 ms = 7 ms. The sections start before the
-# sleeper's loops and outlast them (sl_go_under_sections): all 40 periods.
+# repeat every C = N + gap + the kthread's wakeup and the sleeper's run,
+# gap = 3 ms, so C is 11 to 13 ms. From one period to the next the due
+# instant moves back by d = C - P (1 to 3 ms) against the section cycle, so
+# once per sweep through a cycle it falls within the first d ms of a
+# section and waits >= N - d >= 5 ms; 40 periods sweep 40 ms or more, over
+# three cycles. A gap of 1 ms made C about equal to P under a slow emulator:
+# the phases then locked (every loop 2.7 ms late, none more). The sections
+# start before the sleeper's loops and outlast them (sl_go_under_sections).
 # Emulation jitter moves the phases but cannot shorten a section (the
-# kthread spins N us on the monotonic clock), so 7 ms holds with room, and
-# N/2 = 4 ms leaves 3 ms for the grid not lining up as computed.
+# kthread spins N us on the monotonic clock); N/2 = 4 ms leaves room for d
+# up to 4 ms.
 #
 # Under emulation a run can be too noisy for two of these checks, and then
 # says so instead: the culprit check is skipped when the run without
@@ -39,7 +41,8 @@ L=40
 PERIOD=10000
 N=8000
 BOUND=$((N / 2))
-SECTIONS=64	# 64 x ~9.2 ms outlast the 60 + 400 ms of the loops
+SECTIONS=48	# 48 x >= 11 ms outlast the 60 + 400 ms of the loops
+GAP=3000
 PRIO=80
 
 sl_setup
@@ -47,7 +50,7 @@ sl_setup
 	lh_skip_all "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
 lh_plan 3
 lh_load_or_bail
-sl_loadtest_load cpu=1 mode=preempt delay_us=$N count=$SECTIONS gap_us=1000 ||
+sl_loadtest_load cpu=1 mode=preempt delay_us=$N count=$SECTIONS gap_us=$GAP ||
 	lh_bail "lh_load_test not available"
 
 # run_sleeper WITH_LOAD - one pid-filtered run of the sleeper on CPU 1
