@@ -656,6 +656,16 @@ bool lh_counters_enabled(void)
 }
 
 /**
+ * lh_counters_started() - has module init finished starting the counters?
+ *
+ * Context: any.
+ */
+bool lh_counters_started(void)
+{
+	return READ_ONCE(lh_pmu_ready);
+}
+
+/**
  * lh_counters_events_print() - the event set as one line, for a parameter
  * @buf: a PAGE_SIZE buffer
  *

@@ -9,8 +9,11 @@
  * Each setter hands the text to the same control.c function the debugfs file
  * uses, so validation and effect are identical on both paths.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
+#include <linux/string.h>
 #include <linux/sysfs.h>
 
 #include <latency_hist/control.h>
@@ -169,10 +172,21 @@ module_param_cb(counters, &lh_param_counters_ops, NULL, 0644);
 MODULE_PARM_DESC(counters,
 		 "Read perf counters over every latency window (0/1, default 0)");
 
-/* lh_param_counter_events_set - counter_events=NAME[,NAME...] */
+/*
+ * lh_param_counter_events_set - counter_events=NAME[,NAME...]
+ *
+ * A "pmu/event/" name is resolved by reading sysfs, which a write to a
+ * parameter file must not do: it holds that sysfs file's lock, of the same
+ * class. So after load such names go through counters/events, or as the
+ * type:config that sysfs shows.
+ */
 static int lh_param_counter_events_set(const char *val,
 				       const struct kernel_param *kp)
 {
+	if (lh_counters_started() && strchr(val, '/')) {
+		pr_info("counter_events: after load, give PMU events as type:config\n");
+		return -EINVAL;
+	}
 	return lh_counters_events_write(val);
 }
 

@@ -150,12 +150,13 @@ static void lh_wakeup_start(struct task_struct *p)
 	w.timer_offset_us = lh_switch_enabled(LH_SW_TIMERANDWAKEUP) ?
 			    lh_timer_offset_take(p) : 0;
 	w.start_ns = ktime_get_mono_fast_ns();
-	if (lh_counting())
-		lh_pmu_wakeup_start(p);
 
 	raw_spin_lock_irqsave(&wc->lock, flags);
 	lh_wakeup_offer(wc, &w, pid_filter);
 	raw_spin_unlock_irqrestore(&wc->lock, flags);
+	/* Only the tracked wakee's window matters; it is the last one offered. */
+	if (lh_counting() && READ_ONCE(wc->tracked.task) == p)
+		lh_pmu_wakeup_start(p);
 }
 
 /* lh_probe_sched_waking - start of a wakeup */

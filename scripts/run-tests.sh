@@ -48,7 +48,7 @@ LH_SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 LH_TOP=$(cd "$LH_SCRIPTS/.." && pwd)
 LH_BUILD=$LH_TOP/build
 LH_LOGS=$LH_BUILD/logs
-LH_DEBUG_TESTS=${LH_DEBUG_TESTS:-"tree.sh wakeup_pid.sh timer_pid.sh critical_sections.sh threshold_events.sh kmemleak.sh"}
+LH_DEBUG_TESTS=${LH_DEBUG_TESTS:-"tree.sh wakeup_pid.sh timer_pid.sh critical_sections.sh threshold_events.sh counters.sh kmemleak.sh"}
 
 # Totals over all kernels and host tests.
 total_pass=0

@@ -28,7 +28,10 @@
 #     and the statistics start from zero;
 #  7. CPU 1 going offline and back while counting: "offline", then active;
 #  8. unload while counting, then load with counters=1
-#     counter_events=cpu-clock: both work, the parameters read back.
+#     counter_events=cpu-clock: both work, the parameters read back; after
+#     load the counter_events parameter takes generic and type:config names
+#     but refuses "pmu/event/" ones (resolving them reads sysfs, which a
+#     parameter write must not) with EINVAL.
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -251,6 +254,10 @@ if lh_load counters=1 counter_events=cpu-clock; then
 	lh_expect_content "$LH_SYSMOD/parameters/counter_events" cpu-clock
 	lh_expect_content "$C/enable" 1
 	[ "$(ct_state cpu-clock 0)" = active ] || lh_err "cpu-clock after a load with counters=1: '$(ct_state cpu-clock 0)'"
+	lh_expect_write_errno "$LH_SYSMOD/parameters/counter_events" "msr/tsc/" EINVAL
+	lh_expect_write_ok "$LH_SYSMOD/parameters/counter_events" "1:0,cpu-clock"
+	lh_expect_content "$LH_SYSMOD/parameters/counter_events" "1:0 cpu-clock"
+	[ "$(ct_state 1:0 0)" = active ] || lh_err "1:0 (cpu-clock by number) on CPU0: '$(ct_state 1:0 0)'"
 	lh_unload || lh_err "rmmod after a load with counters=1 failed"
 else
 	lh_err "load with counters=1 counter_events=cpu-clock failed"

@@ -63,6 +63,7 @@ void lh_counters_exit(void);
 int lh_counters_events_print(char *buf);
 int lh_counters_enable_write(const char *buf);
 bool lh_counters_enabled(void);
+bool lh_counters_started(void);
 int lh_counters_events_write(const char *buf);
 void lh_counters_events_show(struct seq_file *m);
 void lh_counters_status_show(struct seq_file *m);
