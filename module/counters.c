@@ -774,6 +774,21 @@ static void lh_pmu_print_ratio(struct seq_file *m, s64 a, u64 b, int dec)
 		   q - div64_u64(q, scale) * scale);
 }
 
+/*
+ * lh_pmu_print_row - one row of a counters file: windows, sum, mean per
+ * window and the value for the largest sample ("-" without one)
+ */
+static void lh_pmu_print_row(struct seq_file *m, int cpu, const char *row,
+			     u64 windows, s64 sum, bool max_ok, s64 max)
+{
+	seq_printf(m, "CPU%d %s %llu %lld", cpu, row, windows, sum);
+	lh_pmu_print_ratio(m, sum, windows, 2);
+	if (max_ok)
+		seq_printf(m, " %lld\n", max);
+	else
+		seq_puts(m, " -\n");
+}
+
 /* lh_pmu_find - index of a generic event in the set, or -1 */
 static int lh_pmu_find(const char *name)
 {
@@ -837,29 +852,15 @@ int lh_counters_show(struct seq_file *m, enum lh_hist_id id)
 	ins = lh_pmu_find("instructions");
 	for_each_possible_cpu(cpu) {
 		*st = per_cpu_ptr(lh_pmu_stats, cpu)->hist[id];
-		seq_printf(m, "CPU%d latency_us %llu %lld", cpu, st->windows,
-			   st->lat_sum_us);
-		lh_pmu_print_ratio(m, st->lat_sum_us, st->windows, 2);
-		if (st->max_valid)
-			seq_printf(m, " %lld\n", st->max_lat_us);
-		else
-			seq_puts(m, " -\n");
-		seq_printf(m, "CPU%d window_ns %llu %llu", cpu, st->windows,
-			   st->win_sum_ns);
-		lh_pmu_print_ratio(m, st->win_sum_ns, st->windows, 2);
-		if (st->max_valid)
-			seq_printf(m, " %llu\n", st->max_win_ns);
-		else
-			seq_puts(m, " -\n");
-		for (i = 0; i < lh_pmu_set.nr; i++) {
-			seq_printf(m, "CPU%d %s %llu %llu", cpu,
-				   lh_pmu_set.ev[i].name, st->nr[i], st->sum[i]);
-			lh_pmu_print_ratio(m, st->sum[i], st->nr[i], 2);
-			if (st->max_valid && (st->max_ok & BIT(i)))
-				seq_printf(m, " %llu\n", st->max_val[i]);
-			else
-				seq_puts(m, " -\n");
-		}
+		lh_pmu_print_row(m, cpu, "latency_us", st->windows,
+				 st->lat_sum_us, st->max_valid, st->max_lat_us);
+		lh_pmu_print_row(m, cpu, "window_ns", st->windows,
+				 st->win_sum_ns, st->max_valid, st->max_win_ns);
+		for (i = 0; i < lh_pmu_set.nr; i++)
+			lh_pmu_print_row(m, cpu, lh_pmu_set.ev[i].name,
+					 st->nr[i], st->sum[i],
+					 st->max_valid && (st->max_ok & BIT(i)),
+					 st->max_val[i]);
 		if (cyc >= 0 && ins >= 0)
 			lh_pmu_print_derived(m, cpu, "ipc", st, ins, cyc);
 		if (cyc >= 0)

@@ -169,9 +169,7 @@ else
 	sl_filter missed_timer_offsets "$SL_TID"
 	sl_reset missed_timer_offsets
 	sl_enable missed_timer_offsets
-	sl_go_under_sections
-	sl_wait
-	sl_sections_join
+	sl_go_and_wait 1
 	lh_expect_write_ok "$LH_DIR/enable/missed_timer_offsets" 0
 	sl_show_summary
 	ct_show "$LH_DIR/missed_timer_offsets/counters"

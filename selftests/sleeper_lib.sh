@@ -346,6 +346,20 @@ sl_go_under_sections()
 	sl_go
 }
 
+# sl_go_and_wait WITH_SECTIONS - let the sleeper go and wait for it; with
+# WITH_SECTIONS = 1 under an lh_load_test run (sl_go_under_sections)
+sl_go_and_wait()
+{
+	if [ "$1" = 1 ]; then
+		sl_go_under_sections
+		sl_wait
+		sl_sections_join
+	else
+		sl_go
+		sl_wait
+	fi
+}
+
 # sl_sections_join - wait for the run of sl_go_under_sections
 sl_sections_join()
 {

@@ -65,14 +65,7 @@ run()
 	sl_filter $H "$tid"
 	sl_reset wakeup wakeup/sharedprio $H timerandwakeup
 	sl_enable wakeup $H timerandwakeup
-	if [ "$1" = 1 ]; then
-		sl_go_under_sections
-		sl_wait
-		sl_sections_join
-	else
-		sl_go
-		sl_wait
-	fi
+	sl_go_and_wait "$1"
 	lh_expect_write_ok "$LH_DIR/enable/timerandwakeup" 0
 	lh_expect_write_ok "$LH_DIR/enable/$H" 0
 	lh_expect_write_ok "$LH_DIR/enable/wakeup" 0

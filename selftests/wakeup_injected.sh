@@ -62,14 +62,7 @@ run_sleeper()
 	sl_filter wakeup "$tid"
 	sl_reset wakeup wakeup/sharedprio
 	sl_enable wakeup
-	if [ "$1" = 1 ]; then
-		sl_go_under_sections
-		sl_wait
-		sl_sections_join
-	else
-		sl_go
-		sl_wait
-	fi
+	sl_go_and_wait "$1"
 	lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
 	sl_show_summary
 	sl_show_totals wakeup wakeup/sharedprio
