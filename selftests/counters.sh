@@ -60,8 +60,9 @@ ct_row()
 # ct_show FILE - diagnostics: FILE, a line each
 ct_show()
 {
+	ct_name=$(lh_name "$1")
 	while IFS= read -r ct_line; do
-		lh_diag "$(lh_name "$1"): $ct_line"
+		lh_diag "$ct_name: $ct_line"
 	done <"$1"
 }
 
