@@ -28,7 +28,11 @@
  *    expiry: no event marks the instant the timer was due, so the window
  *    covers the lateness and whatever ran before it on that CPU.
  * Each window's own length (window_ns) is kept with its counts, so rates
- * (IPC, GHz) are over what was counted.
+ * (IPC, GHz) are over what was counted. It is CLOCK_MONOTONIC
+ * (ktime_get_mono_fast_ns()), not local_clock(): where sched_clock is
+ * unstable (a TSC the clocksource watchdog rejected), local_clock() on a
+ * CPU with interrupts off advances at most a tick past that CPU's last
+ * tick, and an 8 ms window read 3.6 ms while the TSC counted 9 ms.
  *
  * Cost: with counting off, a patched-out static branch in the probes; with
  * it on, one read per event per window edge plus one at each context switch.
@@ -51,9 +55,9 @@
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
-#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
 #include <trace/events/sched.h>
 
@@ -200,7 +204,7 @@ void notrace lh_pmu_read(struct lh_pmu_mark *mark)
 		mark->val[i] = local64_read(&ev->count);
 		mark->ok |= BIT(i);
 	}
-	mark->ns = local_clock();
+	mark->ns = ktime_get_mono_fast_ns();
 	mark->gen = READ_ONCE(lh_pmu_gen);
 	raw_local_irq_restore(flags);
 }

@@ -25,7 +25,7 @@
 
 /*
  * struct lh_pmu_mark - the counters of this CPU at one instant
- * @ns:  local_clock() at the read
+ * @ns:  CLOCK_MONOTONIC (ktime_get_mono_fast_ns()) at the read
  * @gen: the counting generation (an enable with a new event set) it belongs to
  * @ok:  bit i set: @val[i] was read from an active event i
  */
