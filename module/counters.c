@@ -26,7 +26,8 @@
  *    before the waking.
  *  - missed_timer_offsets: from the CPU's last context switch to the late
  *    expiry: no event marks the instant the timer was due, so the window
- *    covers the lateness and whatever ran before it on that CPU.
+ *    covers the lateness and whatever ran before it on that CPU, or only
+ *    the part of the lateness since a switch made after the timer was due.
  * Each window's own length (window_ns) is kept with its counts, so rates
  * (IPC, GHz) are over what was counted. It is CLOCK_MONOTONIC
  * (ktime_get_mono_fast_ns()), not local_clock(): where sched_clock is

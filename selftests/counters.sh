@@ -17,7 +17,7 @@
 #  4. over late timers (irqs held off 8000 us on CPU 1 by lh_load_test while
 #     a pid-filtered SCHED_FIFO sleeper is due there): one counted window per
 #     missed_timer_offsets sample; the max sample of the counters file is
-#     the histogram's maximum; its window covers its latency; with the msr
+#     the histogram's maximum and has a window; with the msr
 #     PMU's tsc, tsc / window_ns matches the TSC rate of the boot log
 #     within 10%; while the clocksource is the TSC, cpu-clock over a window
 #     equals the window's length within 2% + 100 us (cpu-clock counts
@@ -205,8 +205,10 @@ else
 	cmax=$(ct_row missed_timer_offsets 1 latency_us max)
 	[ "$cmax" = "$hmax" ] || lh_err "counters max sample $cmax us, histogram maximum $hmax us"
 	wns=$(ct_row missed_timer_offsets 1 window_ns max)
-	[ -n "$wns" ] && [ "$wns" != - ] && [ "$wns" -ge $((cmax * 1000)) ] ||
-		lh_err "window of the max sample $wns ns < its latency $cmax us"
+	# Not >= the latency: a context switch after the timer was due (with
+	# interrupts off across it; 6.1-rt did it) starts the window late.
+	[ -n "$wns" ] && [ "$wns" != - ] && [ "$wns" -gt 0 ] ||
+		lh_err "no window for the max sample: '$wns'"
 	ct_check_clock missed_timer_offsets 1 "$wns"
 	ct_check_tsc missed_timer_offsets 1 "$wns"
 	sl_loadtest_unload
