@@ -7,6 +7,8 @@
 #   make install              install into /lib/modules/<release>/updates and run depmod
 #   make checkpatch           checkpatch --strict over the module sources (needs CHECKPATCH=)
 #   make bench                the benchmark in qemu guests (scripts/bench.sh; BENCH_ARGS=...)
+#   make validate             cross-checks against cyclictest and hist triggers in qemu guests
+#                             (scripts/validate.sh; VALIDATE_ARGS=--kernels "...")
 #
 # Kbuild itself reads ./Kbuild, so dkms (which passes KERNELRELEASE= on the
 # command line) never confuses this file with the kbuild pass.
@@ -40,4 +42,7 @@ checkpatch:
 bench:
 	./scripts/bench.sh $(BENCH_ARGS)
 
-.PHONY: all modules install clean checkpatch bench FORCE
+validate:
+	./scripts/validate.sh $(VALIDATE_ARGS)
+
+.PHONY: all modules install clean checkpatch bench validate FORCE

@@ -33,6 +33,8 @@
 #      d. the build and the guest dmesg check are one test each
 #   5. scripts/test-dkms.sh for every tested kernel with installed headers: one test each
 # LH_TESTS="a.sh b.sh" runs only those selftests (passed to run.sh in the guest).
+# LH_VM_ICOUNT=1 boots the guests with -icount shift=0,sleep=off (guest time = instructions; 6.12 and
+# the built kernels only, the 6.1 kernels hang in it): scripts/validate.sh uses it.
 # 7.3-rt-debug (KASAN, lockdep, kmemleak) runs about five to ten times slower under TCG than the
 # other kernels, too slow for the whole suite inside CI's 90 minutes: unless LH_TESTS is set or
 # --full-debug is given, it runs LH_DEBUG_TESTS, the tests that drive every probe and control path
@@ -228,8 +230,10 @@ test_kernel() {
 	fi
 	[ -f "$src/selftests/lh_load_test.ko" ] && envs+=(--env "LH_LOAD_TEST_MODULE=$src/selftests/lh_load_test.ko")
 	log "== $k ($LH_KREL): selftests in the VM"
+	local -a vmopts=()
+	[ "${LH_VM_ICOUNT:-0}" = 1 ] && vmopts+=(--icount)
 	"$LH_SCRIPTS/vm-run.sh" --timeout "$timeout" --log-dir "$LH_LOGS" --cwd "$src/selftests" \
-		"${envs[@]}" "$k" -- sh ./run.sh || vrc=$?
+		"${vmopts[@]}" "${envs[@]}" "$k" -- sh ./run.sh || vrc=$?
 
 	local out=$LH_LOGS/$LH_KREL.out result=$LH_LOGS/$LH_KREL.result verdict dmesg_state boot_s
 	verdict=$(sed -n 's/^verdict=//p' "$result" 2>/dev/null || true)
