@@ -27,7 +27,7 @@ L=40
 PERIOD=10000
 N=8000
 BOUND=$((N / 2))
-SECTIONS=30
+SECTIONS=48	# 3 ms gaps, >= 11 ms a cycle: outlasts the loops (wakeup_injected.sh)
 PRIO=80
 
 sl_setup
@@ -36,7 +36,7 @@ sl_setup
 	lh_skip_all "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
 lh_plan 6
 lh_load_or_bail
-sl_loadtest_load cpu=1 mode=preempt delay_us=$N count=$SECTIONS gap_us=1000 ||
+sl_loadtest_load cpu=1 mode=preempt delay_us=$N count=$SECTIONS gap_us=3000 ||
 	lh_bail "lh_load_test not available"
 LH_ROOT=$LH_DIR
 LH_PROGRESS_S=0

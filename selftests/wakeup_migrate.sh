@@ -56,9 +56,7 @@ run()
 	sl_filter wakeup "$tid"
 	sl_reset wakeup wakeup/sharedprio
 	sl_enable wakeup
-	sl_go
-	[ "$1" = 1 ] && { sl_loadtest_trigger || lh_err "lh_load_test trigger failed"; }
-	sl_wait
+	sl_go_and_wait "$1"
 	lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
 	sl_show_summary
 	sl_show_totals wakeup wakeup/sharedprio
@@ -88,7 +86,7 @@ sl_in_range "$c0" $((L / 2 - slack)) $((L / 2 + slack)) ||
 lh_case_end migrated_wakeups_are_followed_and_filed_where_they_run
 
 lh_case_begin
-if sl_loadtest_load cpu=1 mode=preempt delay_us=$N count=40 gap_us=1000; then
+if sl_loadtest_load cpu=1 mode=preempt delay_us=$N count=48 gap_us=3000; then
 	run 1
 	sl_in_range "$total" $((L - slack)) $((L + 1)) ||
 		lh_err "$total samples of tid $tid under load, expected $L (-$slack +1)"
