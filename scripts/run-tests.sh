@@ -231,7 +231,10 @@ test_kernel() {
 	[ -f "$src/selftests/lh_load_test.ko" ] && envs+=(--env "LH_LOAD_TEST_MODULE=$src/selftests/lh_load_test.ko")
 	log "== $k ($LH_KREL): selftests in the VM"
 	local -a vmopts=()
-	[ "${LH_VM_ICOUNT:-0}" = 1 ] && vmopts+=(--icount)
+	if [ "${LH_VM_ICOUNT:-0}" = 1 ]; then
+		vmopts+=(--icount)
+		envs+=(--env LH_VM_ICOUNT=1)
+	fi
 	"$LH_SCRIPTS/vm-run.sh" --timeout "$timeout" --log-dir "$LH_LOGS" --cwd "$src/selftests" \
 		"${vmopts[@]}" "${envs[@]}" "$k" -- sh ./run.sh || vrc=$?
 

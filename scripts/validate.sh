@@ -4,7 +4,7 @@
 # validate.sh - cross-check latency_hist against tools nobody here wrote, in the same VMs as the
 # selftests, and print one table of every check with its figures.
 #
-# Usage: validate.sh [--kernels "6.12 6.12-rt"] [--timeout S] [--no-icount]
+# Usage: validate.sh [--kernels "6.12 6.12-rt 6.12-preempt"] [--timeout S] [--no-icount]
 #
 # The guests run with -icount shift=0,sleep=off (LH_VM_ICOUNT=1): guest time is executed
 # instructions, so two probes of one tracepoint are always the same few hundred ns apart and the
@@ -13,7 +13,7 @@
 # only the checks that do not compare timestamps of different probes hold.
 #
 # Runs the selftests listed as TEST_PROGS_EXTENDED in selftests/Makefile (validate_*.sh: cyclictest,
-# hist triggers) through scripts/run-tests.sh on each kernel, then prints, from the "# table:" lines
+# hist triggers, injected latencies) through scripts/run-tests.sh on each kernel, then prints, from the "# table:" lines
 # they wrote, one row per kernel and check: tool, check, figures, PASS/FAIL. What each check proves
 # and why its tolerance is what it is: Documentation/validation.rst.
 # Exit status: that of run-tests.sh (0 only if every check passed).
@@ -21,7 +21,7 @@
 set -euo pipefail
 
 LH_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-kernels="6.12 6.12-rt"
+kernels="6.12 6.12-rt 6.12-preempt"
 timeout=()
 icount=1
 

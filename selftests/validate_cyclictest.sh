@@ -32,6 +32,7 @@
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
 . "$LH_TESTDIR/sleeper_lib.sh"
+. "$LH_TESTDIR/validate_lib.sh"
 
 L=400
 PERIOD=5000
@@ -71,23 +72,6 @@ vc_pcts()
 				}
 			}
 			print max, n
-		}' "$@"
-}
-
-# vc_kth_largest K FILE... - the Kth largest sample of the CPUx FILEs merged
-# (10240 for the "greater or equal" ones); empty if fewer
-vc_kth_largest()
-{
-	k=$1
-	shift
-	awk -v k="$k" '
-		/^#There are .* greater or equal than / { c[10240] += $3 }
-		NF == 2 && $1 ~ /^ *[0-9]+$/ && $2 > 0 { c[$1 + 0] += $2 }
-		END {
-			for (v = 10240; v >= 0; v--) {
-				seen += c[v]
-				if (seen >= k) { print v; exit }
-			}
 		}' "$@"
 }
 
@@ -173,7 +157,7 @@ for h in wakeup missed_timer_offsets timerandwakeup; do
 	done
 	k=2
 	[ "$h" = missed_timer_offsets ] && k=1
-	m=$(vc_kth_largest $k $files)
+	m=$(vl_kth_largest $k $files)
 	r=PASS
 	[ -n "$m" ] && [ "$m" -le "$ct_max" ] || { r=FAIL; lh_err "$h: sample number $k from the top '$m' us > cyclictest's maximum $ct_max us"; }
 	vc_table "$h max <= cyclictest max" "$m <= $ct_max us (sample $k from the top)" $r

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck disable=SC2119,SC2015,SC2086,SC2016,SC2046 # lh_load_or_bail takes optional parameters; A && B || C reports; word lists; $vars of hist triggers
+# shellcheck disable=SC2119,SC2015,SC2086,SC2016 # lh_load_or_bail takes optional parameters; A && B || C; word lists; $vars of hist triggers
 #
 # validate_histtrigger.sh - our wakeup histogram against the kernel's own hist
 # triggers, recording the same wakeups at the same time
@@ -25,6 +25,7 @@
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
 . "$LH_TESTDIR/sleeper_lib.sh"
+. "$LH_TESTDIR/validate_lib.sh"
 
 L=400
 PERIOD=5000
@@ -36,12 +37,6 @@ T=$(lh_tracefs) || lh_skip_all "no tracefs"
 [ -w "$T/synthetic_events" ] || lh_skip_all "no hist triggers / synthetic events in this kernel"
 lh_plan 4
 lh_load_or_bail
-
-# vh_table CHECK FIGURES RESULT - one row of the validation table
-vh_table()
-{
-	lh_diag "table: hist triggers: $1 | $2 | $3"
-}
 
 sl_start "$LH_TMP/sl" -c 1 -p $PRIO -i $PERIOD -l $L || lh_bail "rt_sleeper did not start"
 tid=$SL_TID
@@ -76,49 +71,11 @@ echo "!$SYN" >>"$T/synthetic_events"
 sl_show_summary
 sl_show_totals wakeup wakeup/sharedprio
 
-# The samples of each side, one per line, sorted: ours from the CPU1 rows
-# (and the "greater or equal" count as 10240), the recipe's from the hist.
-awk 'NF == 2 && $1 ~ /^ *[0-9]+$/ { for (i = 0; i < $2; i++) print $1 + 0 }
-     /^#There are .* greater or equal than / { for (i = 0; i < $3; i++) print 10240 }' \
-	"$LH_DIR/wakeup/CPU1" "$LH_DIR/wakeup/sharedprio/CPU1" | sort -n >"$LH_TMP/ours"
+# The samples of each side, one per line, sorted.
+vl_ours_cpu 1 "$LH_TMP/ours"
 awk '/^\{ lat:/ { v = $3 + 0; n = $NF + 0; if (v > 10240) v = 10240; for (i = 0; i < n; i++) print v }' \
 	"$LH_TMP/hist" | sort -n >"$LH_TMP/theirs"
-n_o=$(wc -l <"$LH_TMP/ours")
-n_t=$(wc -l <"$LH_TMP/theirs")
-
-lh_case_begin
-r=PASS
-if [ "$n_t" -eq 0 ] || ! awk -v a="$n_o" -v b="$n_t" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d * 1000 <= b * 5) }'; then
-	r=FAIL
-	lh_err "ours $n_o samples, hist trigger $n_t: not within 0.5 %"
-fi
-vh_table "totals within 0.5 %" "ours $n_o, hist $n_t (loops $L)" $r
-lh_case_end totals_agree
-
-# Pair by rank over the common length: share within 1 us, largest gap, maxima.
-set -- $(paste -d ' ' "$LH_TMP/ours" "$LH_TMP/theirs" | awk '
-	NF == 2 { n++; d = $1 - $2; if (d < 0) d = -d; if (d <= 1) near++; if (d > gap) gap = d
-		  mo = $1; mt = $2 }
-	END { printf "%d %d %d %d %d\n", n, near, gap, mo, mt }')
-pairs=$1 near=$2 gap=$3 max_o=$(tail -n 1 "$LH_TMP/ours") max_t=$(tail -n 1 "$LH_TMP/theirs")
-lh_diag "paired $pairs samples: $near within 1 us, largest gap $gap us; maxima ours $max_o, hist $max_t"
-lh_diag "ours at ranks 1, 25 %, 50 %, 75 %: $(awk -v n="$n_o" 'NR == 1 || NR == int(n / 4) || NR == int(n / 2) || NR == int(3 * n / 4) { printf "%s ", $1 }' "$LH_TMP/ours")"
-lh_diag "hist at ranks 1, 25 %, 50 %, 75 %: $(awk -v n="$n_t" 'NR == 1 || NR == int(n / 4) || NR == int(n / 2) || NR == int(3 * n / 4) { printf "%s ", $1 }' "$LH_TMP/theirs")"
-
-lh_case_begin
-r=PASS
-[ "$pairs" -gt 0 ] && [ $((near * 100)) -ge $((pairs * 99)) ] ||
-	{ r=FAIL; lh_err "$near of $pairs paired samples within 1 us: < 99 %"; }
-vh_table ">= 99 % in the same or an adjacent bucket" "$near of $pairs" $r
-lh_case_end same_or_adjacent_bucket
-
-lh_case_begin
-d=$((max_o - max_t))
-[ $d -lt 0 ] && d=$((-d))
-r=PASS
-[ $d -le 1 ] || { r=FAIL; lh_err "maxima ours $max_o us, hist $max_t us: differ by $d us"; }
-vh_table "maxima within 1 us" "ours $max_o, hist $max_t us" $r
-lh_case_end maxima_agree
+vl_compare "hist triggers" "$LH_TMP/ours" "$LH_TMP/theirs" $L
 
 lh_unload_or_bail
 lh_case_dmesg_clean

@@ -1,0 +1,64 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2119,SC2015,SC2086,SC2046 # lh_load_or_bail takes optional parameters; A && B || C reports; word lists
+#
+# validate_injected.sh - known injected latencies come out at their length,
+# to within 5 % + 20 us
+#
+# Proves (Documentation/validation.rst, "injected latencies"): lh_load_test
+# holds interrupts off on CPU 1 for N us (N = 100, 500, 2000, 5000, 3 times
+# each, 3 ms apart): irqsoff/CPU1 then holds at least 3 samples >= N, and
+# every sample >= N lies in [N, N + 5 % + 20 us]. The sections spin on local_clock(), so
+# only the module's and the probes' own time can add to them; that holds in
+# instruction time (-icount shift=0,sleep=off, as scripts/validate.sh runs
+# it), where no host stall stretches a section. Under plain emulation only
+# the lower bound holds (critical_sections.sh checks that one), so this test
+# skips itself unless LH_VM_ICOUNT=1 says the guest runs in instruction time.
+# Needs the preemptirq tracepoints (6.12-preempt, 7.3-rt-debug).
+# Lines "# table: check | figures | result" feed scripts/validate.sh.
+
+LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
+. "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/sleeper_lib.sh"
+
+COUNT=3
+SIZES="100 500 2000 5000"
+
+sl_setup
+[ "${LH_VM_ICOUNT:-0}" = 1 ] ||
+	lh_skip_all "the upper bound needs instruction time (LH_VM_ICOUNT=1, scripts/validate.sh)"
+lh_load_or_bail
+if ! lh_available irqsoff; then
+	lh_unload_or_bail
+	lh_skip_all "no preemptirq tracepoints in this kernel"
+fi
+sl_loadtest_load cpu=1 mode=irq count=$COUNT gap_us=3000 ||
+	lh_skip_all "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
+lh_plan 5
+
+for n in $SIZES; do
+	lh_case_begin
+	hi=$((n + n / 20 + 20))
+	sl_reset irqsoff
+	echo $n >"$SL_LT_PARAMS/delay_us" || lh_err "cannot set delay_us"
+	sl_enable preemptirqsoff
+	sl_loadtest_trigger || lh_err "lh_load_test trigger failed"
+	lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 0
+	set -- $(awk -v n=$n -v hi=$hi '
+		/^#There are .* greater or equal than / { above += $3 }
+		NF == 2 && $1 ~ /^ *[0-9]+$/ && $1 + 0 >= n {
+			got += $2; if ($1 + 0 > hi && $2 > 0) above += $2
+			if ($2 > 0) max = $1 + 0 }
+		END { print got + 0, above + 0, max + 0 }' "$LH_DIR/irqsoff/CPU1")
+	got=$1 out=$2 max=$3
+	r=PASS
+	[ "$got" -ge $COUNT ] || { r=FAIL; lh_err "N = $n us: $got samples >= N, expected >= $COUNT"; }
+	[ "$out" = 0 ] || { r=FAIL; lh_err "N = $n us: $out samples above $hi us (largest $max)"; }
+	lh_diag "table: injected: N = $n us in [N, N + 5 % + 20 us] | $got samples >= $n us, largest $max, limit $hi | $r"
+	lh_case_end "injected_${n}_us_within_5_percent_plus_20_us"
+done
+
+sl_loadtest_unload
+lh_unload_or_bail
+lh_case_dmesg_clean
+lh_finished
