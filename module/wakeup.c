@@ -238,13 +238,13 @@ static noinline void lh_wakeup_switch(struct lh_wakeup_cpu *wc, int cpu,
 {
 	struct lh_wakeup *cur = &wc->tracked;
 	struct lh_wakeup done = { };
-	u64 now_ns = 0;
+	/* Before the lock: waiting for it is our time, not the wakee's. */
+	u64 now_ns = ktime_get_mono_fast_ns();
 
 	raw_spin_lock(&wc->lock);
 	if (!cur->task) {
 		/* taken meanwhile by a migration */
 	} else if (next == cur->task && next->pid == cur->pid) {
-		now_ns = ktime_get_mono_fast_ns();
 		if (lh_task_prio(prev) == cur->prio)
 			cur->sharedprio = true;
 		done = *cur;
