@@ -34,6 +34,11 @@ PRIO=80
 sl_setup
 command -v trace-cmd >/dev/null 2>&1 || lh_skip_all "trace-cmd is not installed"
 lh_tracefs >/dev/null || lh_skip_all "no tracefs"
+# On a lockdep kernel a probe's slow paths (lockdep validating a lock chain
+# it sees for the first time) fall between the two tools' clock reads: one
+# sample in 400 differed by 5 to 27 us on 6.12-preempt. The agreement is
+# checked on production kernels.
+[ ! -e /proc/lockdep ] || lh_skip_all "lockdep kernel: probe slow paths skew single samples"
 lh_plan 4
 lh_load_or_bail
 
