@@ -7,8 +7,11 @@
 #
 # Proves (Documentation/validation.rst, "injected latencies"): lh_load_test
 # holds interrupts off on CPU 1 for N us (N = 100, 500, 2000, 5000, 3 times
-# each, 3 ms apart): irqsoff/CPU1 then holds at least 3 samples >= N, and
-# every sample >= N lies in [N, N + 5 % + 20 us]. The sections spin on local_clock(), so
+# each, 3 ms apart): irqsoff/CPU1 then holds at least 3 samples in
+# [N, N + 5 % + 20 us]. An injected section stretched beyond that leaves
+# fewer than 3 there; samples above it are the kernel's own irqs-off
+# sections (a lockdep kernel has some of several hundred us) and are only
+# reported. The sections spin on local_clock(), so
 # only the module's and the probes' own time can add to them; that holds in
 # instruction time (-icount shift=0,sleep=off, as scripts/validate.sh runs
 # it), where no host stall stretches a section. Under plain emulation only
@@ -46,15 +49,17 @@ for n in $SIZES; do
 	lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 0
 	set -- $(awk -v n=$n -v hi=$hi '
 		/^#There are .* greater or equal than / { above += $3 }
-		NF == 2 && $1 ~ /^ *[0-9]+$/ && $1 + 0 >= n {
-			got += $2; if ($1 + 0 > hi && $2 > 0) above += $2
-			if ($2 > 0) max = $1 + 0 }
-		END { print got + 0, above + 0, max + 0 }' "$LH_DIR/irqsoff/CPU1")
-	got=$1 out=$2 max=$3
+		NF == 2 && $1 ~ /^ *[0-9]+$/ && $2 > 0 && $1 + 0 >= n {
+			if ($1 + 0 <= hi) { inside += $2; if ($1 + 0 > max) max = $1 + 0 }
+			else above += $2 }
+		END { print inside + 0, above + 0, max + 0 }' "$LH_DIR/irqsoff/CPU1")
+	inside=$1 above=$2 max=$3
 	r=PASS
-	[ "$got" -ge $COUNT ] || { r=FAIL; lh_err "N = $n us: $got samples >= N, expected >= $COUNT"; }
-	[ "$out" = 0 ] || { r=FAIL; lh_err "N = $n us: $out samples above $hi us (largest $max)"; }
-	lh_diag "table: injected: N = $n us in [N, N + 5 % + 20 us] | $got samples >= $n us, largest $max, limit $hi | $r"
+	[ "$inside" -ge $COUNT ] ||
+		{ r=FAIL; lh_err "N = $n us: $inside samples in [$n, $hi] us, expected $COUNT ($above above)"; }
+	[ "$above" = 0 ] || [ $r = FAIL ] ||
+		lh_diag "N = $n us: $above samples above $hi us, sections of the kernel's own: the $COUNT injected ones are inside"
+	lh_diag "table: injected: N = $n us in [N, N + 5 % + 20 us] | $inside in [$n, $hi] us (largest $max), $above above | $r"
 	lh_case_end "injected_${n}_us_within_5_percent_plus_20_us"
 done
 
