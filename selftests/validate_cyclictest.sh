@@ -45,12 +45,6 @@ command -v cyclictest >/dev/null 2>&1 || lh_skip_all "cyclictest (rt-tests) is n
 lh_plan 4
 lh_load_or_bail
 
-# vc_table CHECK FIGURES RESULT - one row of the validation table
-vc_table()
-{
-	lh_diag "table: cyclictest: $1 | $2 | $3"
-}
-
 # vc_pcts FILE... - "p50 p90 p99 max n" of the "us count" rows of FILEs
 # merged (module CPUx files or a cyclictest histogram), rank ceil(q * n);
 # samples over the rows (10240 us and more) count as 10240
@@ -139,10 +133,10 @@ ct_n=$(awk '/^# Total:/ { n += $3 } /^# Histogram Overflows:/ { n += $4 } END { 
 [ "$ct_n" = $L ] || lh_err "cyclictest counted $ct_n loops, asked for $L"
 r=PASS
 [ "$nw" = $((L + 1)) ] || { r=FAIL; lh_err "wakeup + sharedprio: $nw samples of tid $tid, expected $L loops + 1"; }
-vc_table "one wakeup per loop" "loops $L, wakeups $nw (L + 1 with the first switch-in)" $r
+vl_table "cyclictest" "one wakeup per loop" "loops $L, wakeups $nw (L + 1 with the first switch-in)" $r
 r=PASS
 sl_in_range "$nm" $((L - L / 10)) $L || { r=FAIL; lh_err "missed_timer_offsets: $nm samples, expected $((L - L / 10))..$L"; }
-vc_table "one missed-offset sample per expiry" "loops $L, samples $nm" $r
+vl_table "cyclictest" "one missed-offset sample per expiry" "loops $L, samples $nm" $r
 lh_case_end one_sample_per_cyclictest_loop
 
 lh_case_begin
@@ -160,7 +154,7 @@ for h in wakeup missed_timer_offsets timerandwakeup; do
 	m=$(vl_kth_largest $k $files)
 	r=PASS
 	[ -n "$m" ] && [ "$m" -le "$ct_max" ] || { r=FAIL; lh_err "$h: sample number $k from the top '$m' us > cyclictest's maximum $ct_max us"; }
-	vc_table "$h max <= cyclictest max" "$m <= $ct_max us (sample $k from the top)" $r
+	vl_table "cyclictest" "$h max <= cyclictest max" "$m <= $ct_max us (sample $k from the top)" $r
 done
 lh_case_end maxima_are_below_cyclictest
 
@@ -174,7 +168,7 @@ r=PASS
 [ "$t50" -le "$c50" ] && [ "$t90" -le "$c90" ] && [ "$t99" -le "$c99" ] ||
 	{ r=FAIL; lh_err "a timerandwakeup percentile exceeds cyclictest's"; }
 [ $((c50 - t50)) -le 500 ] || { r=FAIL; lh_err "timerandwakeup p50 $t50 us is more than 500 us below cyclictest's $c50 us"; }
-vc_table "timerandwakeup percentiles track cyclictest" "p50 $t50/$c50, p90 $t90/$c90, p99 $t99/$c99 us" $r
+vl_table "cyclictest" "timerandwakeup percentiles track cyclictest" "p50 $t50/$c50, p90 $t90/$c90, p99 $t99/$c99 us" $r
 lh_case_end timerandwakeup_tracks_cyclictest
 
 lh_unload_or_bail

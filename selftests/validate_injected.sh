@@ -23,6 +23,7 @@
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
 . "$LH_TESTDIR/sleeper_lib.sh"
+. "$LH_TESTDIR/validate_lib.sh"
 
 COUNT=3
 SIZES="100 500 2000 5000"
@@ -59,7 +60,7 @@ for n in $SIZES; do
 		{ r=FAIL; lh_err "N = $n us: $inside samples in [$n, $hi] us, expected $COUNT ($above above)"; }
 	[ "$above" = 0 ] || [ $r = FAIL ] ||
 		lh_diag "N = $n us: $above samples above $hi us, sections of the kernel's own: the $COUNT injected ones are inside"
-	lh_diag "table: injected: N = $n us in [N, N + 5 % + 20 us] | $inside in [$n, $hi] us (largest $max), $above above | $r"
+	vl_table injected "N = $n us in [N, N + 5 % + 20 us]" "$inside in [$n, $hi] us (largest $max), $above above" $r
 	lh_case_end "injected_${n}_us_within_5_percent_plus_20_us"
 done
 

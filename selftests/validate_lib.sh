@@ -8,6 +8,12 @@
 # within 1 us) as three test cases, each also a "# table:" row for
 # scripts/validate.sh. Source after lib.sh.
 
+# vl_table TOOL CHECK FIGURES RESULT - one row of the validation table
+vl_table()
+{
+	lh_diag "table: $1: $2 | $3 | $4"
+}
+
 # vl_ours_cpu CPU OUT - our wakeup + wakeup/sharedprio samples of CPUx, one
 # per line, sorted ("greater or equal than 10240" ones as 10240)
 vl_ours_cpu()
@@ -57,7 +63,7 @@ vl_compare()
 		r=FAIL
 		lh_err "ours $n_o samples, $vl_tool $n_t: not within 0.5 %"
 	fi
-	lh_diag "table: $vl_tool: totals within 0.5 % | ours $n_o, $vl_tool $n_t (loops $4) | $r"
+	vl_table "$vl_tool" "totals within 0.5 %" "ours $n_o, $vl_tool $n_t (loops $4)" $r
 	lh_case_end totals_agree
 
 	# Pair by rank over the common length.
@@ -70,7 +76,7 @@ vl_compare()
 	r=PASS
 	[ "$1" -gt 0 ] && [ $(($2 * 100)) -ge $(($1 * 99)) ] ||
 		{ r=FAIL; lh_err "$2 of $1 paired samples within 1 us: < 99 % (largest gap $3 us)"; }
-	lh_diag "table: $vl_tool: >= 99 % in the same or an adjacent bucket | $2 of $1 (largest gap $3 us) | $r"
+	vl_table "$vl_tool" ">= 99 % in the same or an adjacent bucket" "$2 of $1 (largest gap $3 us)" $r
 	lh_case_end same_or_adjacent_bucket
 
 	lh_case_begin
@@ -78,6 +84,6 @@ vl_compare()
 	[ $vl_d -lt 0 ] && vl_d=$((-vl_d))
 	r=PASS
 	[ $vl_d -le 1 ] || { r=FAIL; lh_err "maxima ours $4 us, $vl_tool $5 us: differ by $vl_d us"; }
-	lh_diag "table: $vl_tool: maxima within 1 us | ours $4, $vl_tool $5 us | $r"
+	vl_table "$vl_tool" "maxima within 1 us" "ours $4, $vl_tool $5 us" $r
 	lh_case_end maxima_agree
 }

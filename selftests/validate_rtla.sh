@@ -38,12 +38,6 @@ grep -qw timerlat "$T/available_tracers" || lh_skip_all "no timerlat tracer in t
 lh_plan 4
 lh_load_or_bail
 
-# vr_table CHECK FIGURES RESULT - one row of the validation table
-vr_table()
-{
-	lh_diag "table: rtla timerlat: $1 | $2 | $3"
-}
-
 # vr_field ROW COLUMN - rtla's summary ROW (count:, max:) for IRQ (2) or Thr (3)
 vr_field()
 {
@@ -83,7 +77,7 @@ lh_case_begin
 nm=$(sl_total_all missed_timer_offsets)
 r=PASS
 [ "$nm" = 0 ] || { r=FAIL; lh_err "missed_timer_offsets: $nm samples of timerlat/1, expected none"; }
-vr_table "no missed-offset sample (not a sleeper timer)" "$nm samples; rtla IRQ max $imax us" $r
+vl_table "rtla timerlat" "no missed-offset sample (not a sleeper timer)" "$nm samples; rtla IRQ max $imax us" $r
 lh_case_end timerlat_timer_is_no_sleeper_timer
 
 lh_case_begin
@@ -91,7 +85,7 @@ nw=$(sl_total_all wakeup wakeup/sharedprio)
 r=PASS
 [ -n "$rc" ] && [ "$rc" -gt 0 ] && [ $((2 * nw)) -ge "$rc" ] && [ "$nw" -le $((rc + 1)) ] ||
 	{ r=FAIL; lh_err "wakeup: $nw samples of timerlat/1, rtla $rc thread samples"; }
-vr_table "one wakeup per thread sample" "ours $nw (from the filter on), rtla $rc" $r
+vl_table "rtla timerlat" "one wakeup per thread sample" "ours $nw (from the filter on), rtla $rc" $r
 lh_case_end one_wakeup_per_timerlat_sample
 
 lh_case_begin
@@ -99,7 +93,7 @@ m=$(vl_kth_largest 2 "$LH_DIR/wakeup/CPU1" "$LH_DIR/wakeup/sharedprio/CPU1")
 r=PASS
 [ -n "$m" ] && [ -n "$rmax" ] && [ "$m" -le "$rmax" ] ||
 	{ r=FAIL; lh_err "wakeup sample 2 from the top '$m' us > rtla thread max '$rmax' us"; }
-vr_table "wakeup max <= thread max" "$m <= $rmax us (sample 2 from the top)" $r
+vl_table "rtla timerlat" "wakeup max <= thread max" "$m <= $rmax us (sample 2 from the top)" $r
 lh_case_end wakeup_max_within_thread_latency
 
 lh_unload_or_bail
