@@ -913,6 +913,7 @@ int lh_counters_init(void)
 	struct lh_pmu_set *def;
 	int cpu, i;
 
+	check_trace_callback_type_sched_switch(lh_pmu_switch);
 	lh_pmu_cpus = alloc_percpu(struct lh_pmu_cpu);
 	lh_pmu_stats = alloc_percpu(struct lh_pmu_stats_cpu);
 	/* Resolving reads sysfs (seq_file locks): never under lh_pmu_lock. */
