@@ -319,8 +319,7 @@ static void lh_hist_reset(enum lh_hist_id id)
 		return;
 	for_each_possible_cpu(cpu)
 		lh_hist_cpu_reset(lh_hist_cpus[id][cpu]);
-	if (lh_counters_cover(id))
-		lh_counters_reset(id);
+	lh_counters_reset(id);
 }
 
 /**

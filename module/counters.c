@@ -878,7 +878,7 @@ int lh_counters_show(struct seq_file *m, enum lh_hist_id id)
 
 /**
  * lh_counters_reset() - empty the counter statistics of one type
- * @id: the histogram being reset
+ * @id: the histogram being reset (a type without counters has none to empty)
  *
  * Context: process context. A sample filed meanwhile may survive in part.
  */
