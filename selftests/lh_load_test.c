@@ -27,7 +27,9 @@
  * the preemptirq tracepoints see the sections. With @nested set, each
  * section disables the same things a second time halfway through and
  * re-enables them at once: an inner pair that must not end or split the
- * section. Between sections it sleeps @gap_us with everything enabled.
+ * section. Between sections it sleeps @gap_us with everything enabled, plus
+ * a part of @gap_spread_us that changes from one gap to the next, so that a
+ * periodic task cannot stay in step with the sections.
  *
  * A write to trigger returns only when the run is over: the write's return
  * value is 0 (all sections done) or the error that stopped the run. Only a
@@ -105,6 +107,10 @@ static struct lh_uint_param lh_gap_us = {
 	.val = 1000, .min = 0, .max = LH_MAX_GAP_US,
 };
 
+static struct lh_uint_param lh_gap_spread_us = {
+	.val = 0, .min = 0, .max = LH_MAX_GAP_US,
+};
+
 static unsigned long lh_sections_done;
 /* Set once init is past the point where a trigger may run a load. */
 static bool lh_ready;
@@ -119,6 +125,7 @@ struct lh_run {
 	u64 delay_ns;
 	unsigned int count;
 	unsigned int gap_us;
+	unsigned int gap_spread_us;
 	unsigned int nr_done;	/* written by the kthread until @finished */
 	int err;		/* written by the kthread until @finished */
 	struct completion finished;
@@ -193,11 +200,22 @@ static int lh_section(const struct lh_run *run)
 	return ret;
 }
 
+/*
+ * lh_gap_of - the sleep after section @i: @gap_us plus a multiplicative
+ * hash of @i spread over 0..@gap_spread_us, the same for every run
+ */
+static unsigned int lh_gap_of(const struct lh_run *run, unsigned int i)
+{
+	u32 hash = (i + 1) * 2654435761U;
+
+	return run->gap_us + (u32)(((u64)hash * (run->gap_spread_us + 1)) >> 32);
+}
+
 /* lh_load_thread - kthread body: run the sections, then wait to be joined */
 static int lh_load_thread(void *data)
 {
 	struct lh_run *run = data;
-	unsigned int i;
+	unsigned int i, gap_us;
 
 	for (i = 0; i < run->count && !kthread_should_stop(); i++) {
 		run->err = lh_section(run);
@@ -206,8 +224,9 @@ static int lh_load_thread(void *data)
 		run->nr_done++;
 		if (i + 1 == run->count)
 			break;
-		if (run->gap_us)
-			usleep_range(run->gap_us, run->gap_us + run->gap_us / 8);
+		gap_us = lh_gap_of(run, i);
+		if (gap_us)
+			usleep_range(gap_us, gap_us + gap_us / 8);
 		else
 			cond_resched();
 	}
@@ -233,6 +252,7 @@ static int lh_run(void)
 		.delay_ns = (u64)lh_delay_us.val * NSEC_PER_USEC,
 		.count = lh_count.val,
 		.gap_us = lh_gap_us.val,
+		.gap_spread_us = lh_gap_spread_us.val,
 	};
 	struct task_struct *task;
 	int ret;
@@ -374,6 +394,8 @@ module_param_cb(count, &lh_uint_param_ops, &lh_count, 0644);
 MODULE_PARM_DESC(count, "Sections per trigger, 1..100000 (1 default)");
 module_param_cb(gap_us, &lh_uint_param_ops, &lh_gap_us, 0644);
 MODULE_PARM_DESC(gap_us, "Sleep between sections in microseconds, 0..1000000 (1000 us default)");
+module_param_cb(gap_spread_us, &lh_uint_param_ops, &lh_gap_spread_us, 0644);
+MODULE_PARM_DESC(gap_spread_us, "Add 0..this many microseconds to each gap, varying, 0..1000000 (0 default)");
 module_param_cb(trigger, &lh_trigger_ops, NULL, 0200);
 MODULE_PARM_DESC(trigger, "Write 1 to run the sections; returns when they are done");
 module_param_cb(sections_done, &lh_readonly_ulong_ops, &lh_sections_done, 0444);

@@ -37,6 +37,12 @@ L=40
 PERIOD=30000
 N=8000
 BOUND=$((N / 2))
+# Sections of N us with gaps of 3 to 7 ms, >= 11 ms a cycle, enough to
+# outlast the 60 ms start delay plus the L periods of the loops
+# (sl_go_under_sections). The gaps vary because CPU 1 sees a wakeup every
+# 2 x PERIOD = 60 ms, a multiple of the 12 ms a fixed 3 ms gap made under
+# emulation: in step, every wakeup fell between two sections (6.1-rt).
+SECTIONS=$(((60000 + L * PERIOD) / 11000 + 4))
 
 sl_setup
 lh_plan 3
@@ -86,7 +92,8 @@ sl_in_range "$c0" $((L / 2 - slack)) $((L / 2 + slack)) ||
 lh_case_end migrated_wakeups_are_followed_and_filed_where_they_run
 
 lh_case_begin
-if sl_loadtest_load cpu=1 mode=preempt delay_us=$N count=48 gap_us=3000; then
+if sl_loadtest_load cpu=1 mode=preempt delay_us=$N count=$SECTIONS \
+	gap_us=3000 gap_spread_us=4000; then
 	run 1
 	sl_in_range "$total" $((L - slack)) $((L + 1)) ||
 		lh_err "$total samples of tid $tid under load, expected $L (-$slack +1)"
