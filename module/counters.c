@@ -7,8 +7,12 @@
  * was stalled, halted or in SMM; one full of instructions means something
  * else ran; many cache misses point at memory. While counting is on
  * (counters/enable), each CPU holds one pinned counting event per entry of
- * the event set (counters/events), created by a CPU hotplug callback when
- * the CPU comes online and released when it goes down. Probes read them
+ * the event set (counters/events), created when counting starts or the CPU
+ * comes online and released when counting stops or the CPU goes down. The
+ * hotplug callbacks only withdraw events from the probes and hand the rest
+ * to a work item: they run with cpu_hotplug_lock held, and creating or
+ * releasing a software event (context-switches, ...) takes it again, a
+ * recursion lockdep reports. Probes read the events
  * on their own CPU with interrupts off: perf_event_read_local() is not
  * exported, so, as lttng-modules does, the event's PMU read callback
  * updates the count of an event that is active on this CPU, and anything
@@ -46,6 +50,7 @@
 
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
+#include <linux/cpumask.h>
 #include <linux/ctype.h>
 #include <linux/err.h>
 #include <linux/fs.h>
@@ -60,6 +65,7 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
+#include <linux/workqueue.h>
 #include <trace/events/sched.h>
 
 #include <latency_hist/counters.h>
@@ -85,8 +91,10 @@ struct lh_pmu_set {
 
 /*
  * struct lh_pmu_cpu - one CPU's events and marks
- * @ev:     the events while counting, NULL if not created; written by the
- *          hotplug callbacks, read by this CPU's probes
+ * @ev:     the events the probes may read, NULL if none; published and
+ *          withdrawn by lh_pmu_sync(), withdrawn by the offline callback
+ * @own:    the events this CPU holds, under lh_pmu_lock; only
+ *          lh_pmu_sync() creates and releases them
  * @err:    0 if @ev[i] was created, else why not (-ENODEV: not tried)
  * @sw:     the counters at this CPU's last context switch
  * @wake:   the counters at the last sched_waking run on this CPU for a task
@@ -94,6 +102,7 @@ struct lh_pmu_set {
  */
 struct lh_pmu_cpu {
 	struct perf_event *ev[LH_PMU_MAX_EVENTS];
+	struct perf_event *own[LH_PMU_MAX_EVENTS];
 	int err[LH_PMU_MAX_EVENTS];
 	struct lh_pmu_mark sw;
 	struct lh_pmu_mark wake;
@@ -176,6 +185,17 @@ static bool lh_pmu_set_given;	/* counter_events= given before init */
 
 static struct lh_pmu_cpu __percpu *lh_pmu_cpus;
 static struct lh_pmu_stats_cpu __percpu *lh_pmu_stats;
+
+/*
+ * CPUs whose events must be (re)created or released: set by the hotplug
+ * callbacks, which cannot do it themselves (creating or releasing a
+ * software event takes cpu_hotplug_lock, which they hold), and handled by
+ * lh_pmu_hp_work.
+ */
+static struct cpumask lh_pmu_hp_dirty;
+static struct cpumask lh_pmu_hp_todo;	/* the work's copy, under lh_pmu_lock */
+static void lh_pmu_hp_fn(struct work_struct *work);
+static DECLARE_WORK(lh_pmu_hp_work, lh_pmu_hp_fn);
 
 /**
  * lh_pmu_read() - read this CPU's active events
@@ -343,8 +363,8 @@ static const struct lh_probe lh_pmu_probes[] = {
 	{ LH_TP_SCHED_SWITCH, lh_pmu_switch, TRACEPOINT_DEFAULT_PRIO - 1 },
 };
 
-/* lh_pmu_cpu_online - hotplug: create @cpu's events; a failure is only reported */
-static int lh_pmu_cpu_online(unsigned int cpu)
+/* lh_pmu_create - create @cpu's events, publish them to the probes */
+static void lh_pmu_create(unsigned int cpu)
 {
 	struct lh_pmu_cpu *pc = per_cpu_ptr(lh_pmu_cpus, cpu);
 	int i;
@@ -365,29 +385,74 @@ static int lh_pmu_cpu_online(unsigned int cpu)
 			continue;
 		}
 		pc->err[i] = 0;
+		pc->own[i] = ev;
 		WRITE_ONCE(pc->ev[i], ev);
 	}
+}
+
+/*
+ * lh_pmu_sync - bring the events of the CPUs in @mask in line with the
+ * state: release what they hold, then, while counting, create events on the
+ * ones that are online. Caller holds lh_pmu_lock and not cpu_hotplug_lock
+ * (creating and releasing a software event take it). A CPU that goes
+ * offline or online meanwhile is marked again by the hotplug callbacks.
+ */
+static void lh_pmu_sync(const struct cpumask *mask)
+{
+	unsigned int cpu;
+	int i;
+
+	for_each_cpu(cpu, mask)
+		for (i = 0; i < LH_PMU_MAX_EVENTS; i++)
+			WRITE_ONCE(per_cpu_ptr(lh_pmu_cpus, cpu)->ev[i], NULL);
+	/* Probes read the events with interrupts off: an RCU read side. */
+	synchronize_rcu();
+	for_each_cpu(cpu, mask) {
+		struct lh_pmu_cpu *pc = per_cpu_ptr(lh_pmu_cpus, cpu);
+
+		for (i = 0; i < LH_PMU_MAX_EVENTS; i++) {
+			if (pc->own[i])
+				perf_event_release_kernel(pc->own[i]);
+			pc->own[i] = NULL;
+			pc->err[i] = -ENODEV;
+		}
+		if (lh_pmu_on && cpu_online(cpu))
+			lh_pmu_create(cpu);
+	}
+}
+
+/* lh_pmu_hp_fn - work: sync the CPUs the hotplug callbacks marked */
+static void lh_pmu_hp_fn(struct work_struct *work)
+{
+	unsigned int cpu;
+
+	mutex_lock(&lh_pmu_lock);
+	cpumask_clear(&lh_pmu_hp_todo);
+	for_each_cpu(cpu, &lh_pmu_hp_dirty)
+		if (cpumask_test_and_clear_cpu(cpu, &lh_pmu_hp_dirty))
+			cpumask_set_cpu(cpu, &lh_pmu_hp_todo);
+	lh_pmu_sync(&lh_pmu_hp_todo);
+	mutex_unlock(&lh_pmu_lock);
+}
+
+/* lh_pmu_cpu_online - hotplug: have @cpu's events created */
+static int lh_pmu_cpu_online(unsigned int cpu)
+{
+	cpumask_set_cpu(cpu, &lh_pmu_hp_dirty);
+	queue_work(system_wq, &lh_pmu_hp_work);
 	return 0;
 }
 
-/* lh_pmu_cpu_offline - hotplug: release @cpu's events once no probe can read them */
+/* lh_pmu_cpu_offline - hotplug: withdraw @cpu's events, have them released */
 static int lh_pmu_cpu_offline(unsigned int cpu)
 {
 	struct lh_pmu_cpu *pc = per_cpu_ptr(lh_pmu_cpus, cpu);
-	struct perf_event *ev[LH_PMU_MAX_EVENTS];
 	int i;
 
-	for (i = 0; i < LH_PMU_MAX_EVENTS; i++) {
-		ev[i] = pc->ev[i];
+	for (i = 0; i < LH_PMU_MAX_EVENTS; i++)
 		WRITE_ONCE(pc->ev[i], NULL);
-		pc->err[i] = -ENODEV;
-	}
-	/* Probes read the events with interrupts off: an RCU read side. */
-	synchronize_rcu();
-	for (i = 0; i < LH_PMU_MAX_EVENTS; i++) {
-		if (ev[i])
-			perf_event_release_kernel(ev[i]);
-	}
+	cpumask_set_cpu(cpu, &lh_pmu_hp_dirty);
+	queue_work(system_wq, &lh_pmu_hp_work);
 	return 0;
 }
 
@@ -401,20 +466,26 @@ static int lh_pmu_start(void)
 		return ret;
 	/* Marks of an earlier generation must not pair with this one's. */
 	WRITE_ONCE(lh_pmu_gen, lh_pmu_gen + 1 ? lh_pmu_gen + 1 : 1);
-	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN,
-				"latency_hist/counters:online",
-				lh_pmu_cpu_online, lh_pmu_cpu_offline);
+	/* No calls: the callbacks run with cpu_hotplug_lock held. */
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN,
+					"latency_hist/counters:online",
+					lh_pmu_cpu_online, lh_pmu_cpu_offline);
 	if (ret < 0) {
 		lh_tp_unhook(lh_pmu_probes, ARRAY_SIZE(lh_pmu_probes));
 		return ret;
 	}
 	lh_pmu_hp_state = ret;
-	static_branch_enable(&lh_counting_key);
 	lh_pmu_on = true;
+	lh_pmu_sync(cpu_possible_mask);
+	static_branch_enable(&lh_counting_key);
 	return 0;
 }
 
-/* lh_pmu_stop - stop counting, release every event; caller holds lh_pmu_lock */
+/*
+ * lh_pmu_stop - stop counting, release every event; caller holds
+ * lh_pmu_lock. A hotplug work queued before may still run: it finds
+ * counting off and nothing to release.
+ */
 static void lh_pmu_stop(void)
 {
 	if (!lh_pmu_on)
@@ -422,9 +493,10 @@ static void lh_pmu_stop(void)
 	static_branch_disable(&lh_counting_key);
 	/* Let probes that saw the branch on finish before events go away. */
 	tracepoint_synchronize_unregister();
-	cpuhp_remove_state(lh_pmu_hp_state);
+	cpuhp_remove_state_nocalls(lh_pmu_hp_state);
 	lh_tp_unhook(lh_pmu_probes, ARRAY_SIZE(lh_pmu_probes));
 	lh_pmu_on = false;
+	lh_pmu_sync(cpu_possible_mask);
 }
 
 /* lh_pmu_stats_clear - empty one type's statistics on every CPU */
@@ -569,7 +641,8 @@ static int lh_pmu_parse_set(const char *buf, struct lh_pmu_set *set)
 		p += len;
 		ret = lh_pmu_resolve(name, &set->ev[set->nr]);
 		if (ret) {
-			pr_info("counters: cannot resolve event '%s'\n", name);
+			pr_info_ratelimited("counters: cannot resolve event '%*pE'\n",
+					    (int)len, name);
 			return ret;
 		}
 		for (i = 0; i < set->nr; i++) {
@@ -710,7 +783,7 @@ void lh_counters_events_show(struct seq_file *m)
 static void lh_pmu_state(struct seq_file *m, int cpu, int i)
 {
 	struct lh_pmu_cpu *pc = per_cpu_ptr(lh_pmu_cpus, cpu);
-	struct perf_event *ev = pc->ev[i];
+	struct perf_event *ev = pc->own[i];
 
 	if (!lh_pmu_on)
 		seq_puts(m, "off");
@@ -975,6 +1048,8 @@ void lh_counters_exit(void)
 	lh_pmu_ready = false;
 	lh_pmu_stop();
 	mutex_unlock(&lh_pmu_lock);
+	/* A work queued by a hotplug callback before the stop uses the state. */
+	flush_work(&lh_pmu_hp_work);
 	free_percpu(lh_pmu_stats);
 	free_percpu(lh_pmu_cpus);
 }
