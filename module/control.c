@@ -120,7 +120,42 @@ static size_t lh_hist_bytes(enum lh_hist_id id)
 	return kmalloc_size_roundup(nr_cpu_ids * sizeof(struct lh_hist_cpu *)) +
 	       num_possible_cpus() *
 	       (kmalloc_size_roundup(sizeof(struct lh_hist_cpu)) +
-		LH_HIST_BUCKETS_BYTES);
+		LH_HIST_BUCKETS_BYTES +
+		kmalloc_size_roundup(LH_HIST_BUCKETS_BYTES / PAGE_SIZE *
+				     sizeof(struct page *)));
+}
+
+/*
+ * lh_buckets_alloc - the zeroed buckets of one CPU histogram, in pages of
+ * @node mapped together; NULL, quietly, when memory is short: the writer
+ * gets ENOMEM, and a stack dump (vzalloc_node() has no __GFP_NOWARN) would
+ * tell a user nothing more. vfree() releases the pages and their array.
+ */
+static atomic64_t *lh_buckets_alloc(int node)
+{
+	const unsigned int nr = LH_HIST_BUCKETS_BYTES / PAGE_SIZE;
+	struct page **pages;
+	unsigned int i;
+	void *addr;
+
+	BUILD_BUG_ON(LH_HIST_BUCKETS_BYTES % PAGE_SIZE);
+	pages = kvcalloc(nr, sizeof(*pages), GFP_KERNEL | __GFP_NOWARN);
+	if (!pages)
+		return NULL;
+	for (i = 0; i < nr; i++) {
+		pages[i] = alloc_pages_node(node, GFP_KERNEL | __GFP_ZERO |
+					    __GFP_NOWARN, 0);
+		if (!pages[i])
+			goto out_free;
+	}
+	addr = vmap(pages, nr, VM_MAP | VM_MAP_PUT_PAGES, PAGE_KERNEL);
+	if (addr)
+		return addr;
+out_free:
+	while (i--)
+		__free_page(pages[i]);
+	kvfree(pages);
+	return NULL;
 }
 
 /* lh_hist_cpu_free - release one CPU histogram (NULL is fine) */
@@ -151,7 +186,8 @@ static void lh_hist_free(enum lh_hist_id id)
  *
  * The buckets (exactly 20 pages) are allocated apart from the few other
  * fields: in one block of 80 KiB plus a few bytes, kmalloc would take an
- * order-5 block (128 KiB) and vmalloc 21 pages.
+ * order-5 block (128 KiB) and vmalloc 21 pages. Nothing here warns when
+ * memory is short: the caller returns ENOMEM.
  */
 static int lh_hist_alloc(enum lh_hist_id id)
 {
@@ -161,17 +197,17 @@ static int lh_hist_alloc(enum lh_hist_id id)
 	if (lh_hist_cpus[id])
 		return 0;
 
-	cpus = kcalloc(nr_cpu_ids, sizeof(*cpus), GFP_KERNEL);
+	cpus = kcalloc(nr_cpu_ids, sizeof(*cpus), GFP_KERNEL | __GFP_NOWARN);
 	if (!cpus)
 		return -ENOMEM;
 
 	for_each_possible_cpu(cpu) {
-		cpus[cpu] = kzalloc_node(sizeof(**cpus), GFP_KERNEL,
+		cpus[cpu] = kzalloc_node(sizeof(**cpus),
+					 GFP_KERNEL | __GFP_NOWARN,
 					 cpu_to_node(cpu));
 		if (!cpus[cpu])
 			goto out_free;
-		cpus[cpu]->buckets = vzalloc_node(LH_HIST_BUCKETS_BYTES,
-						  cpu_to_node(cpu));
+		cpus[cpu]->buckets = lh_buckets_alloc(cpu_to_node(cpu));
 		if (!cpus[cpu]->buckets)
 			goto out_free;
 		lh_hist_cpu_init(cpus[cpu]);

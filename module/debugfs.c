@@ -496,6 +496,29 @@ static const struct file_operations lh_counters_status_fops = {
 	.release	= single_release,
 };
 
+/* The first error of creating the tree, 0 if none. */
+static int lh_debugfs_err;
+
+/* lh_dir - debugfs_create_dir(), remembering the first error */
+static struct dentry *lh_dir(const char *name, struct dentry *parent)
+{
+	struct dentry *d = debugfs_create_dir(name, parent);
+
+	if (IS_ERR(d) && !lh_debugfs_err)
+		lh_debugfs_err = PTR_ERR(d);
+	return d;
+}
+
+/* lh_file - debugfs_create_file(), remembering the first error */
+static void lh_file(const char *name, umode_t mode, struct dentry *parent,
+		    void *data, const struct file_operations *fops)
+{
+	struct dentry *d = debugfs_create_file(name, mode, parent, data, fops);
+
+	if (IS_ERR(d) && !lh_debugfs_err)
+		lh_debugfs_err = PTR_ERR(d);
+}
+
 /* lh_create_hist_files - CPUx, max_latency-CPUx, summary, reset, threshold of one histogram */
 static void lh_create_hist_files(struct dentry *dir, enum lh_hist_id id)
 {
@@ -504,26 +527,24 @@ static void lh_create_hist_files(struct dentry *dir, enum lh_hist_id id)
 
 	for_each_possible_cpu(cpu) {
 		snprintf(name, sizeof(name), "CPU%d", cpu);
-		debugfs_create_file(name, LH_MODE_RO, dir, lh_file_data(id, cpu),
-				    &lh_cpu_fops);
+		lh_file(name, LH_MODE_RO, dir, lh_file_data(id, cpu),
+			&lh_cpu_fops);
 	}
 	if (lh_hist_types[id].has_max_record) {
 		for_each_possible_cpu(cpu) {
 			snprintf(name, sizeof(name), "max_latency-CPU%d", cpu);
-			debugfs_create_file(name, LH_MODE_RO, dir,
-					    lh_file_data(id, cpu),
-					    &lh_max_fops);
+			lh_file(name, LH_MODE_RO, dir, lh_file_data(id, cpu),
+				&lh_max_fops);
 		}
 	}
-	debugfs_create_file("summary", LH_MODE_RO, dir, lh_file_data(id, 0),
-			    &lh_summary_fops);
-	debugfs_create_file("reset", LH_MODE_WO, dir, lh_file_data(id, 0),
-			    &lh_reset_fops);
-	debugfs_create_file("threshold", LH_MODE_RW, dir, lh_file_data(id, 0),
-			    &lh_threshold_fops);
+	lh_file("summary", LH_MODE_RO, dir, lh_file_data(id, 0),
+		&lh_summary_fops);
+	lh_file("reset", LH_MODE_WO, dir, lh_file_data(id, 0), &lh_reset_fops);
+	lh_file("threshold", LH_MODE_RW, dir, lh_file_data(id, 0),
+		&lh_threshold_fops);
 	if (lh_counters_cover(id))
-		debugfs_create_file("counters", LH_MODE_RO, dir,
-				    lh_file_data(id, 0), &lh_counters_fops);
+		lh_file("counters", LH_MODE_RO, dir, lh_file_data(id, 0),
+			&lh_counters_fops);
 }
 
 /* lh_hist_parent - the directory a histogram's own directory goes into */
@@ -546,49 +567,61 @@ static struct dentry *lh_hist_parent(enum lh_hist_id id, struct dentry **dirs,
 }
 
 /**
- * lh_debugfs_init() - create the latency_hist tree
+ * lh_debugfs_init() - create the latency_hist tree, whole or not at all
  *
- * debugfs errors are not fatal (debugfs may be absent or locked down); the
- * module parameters still control everything then.
+ * Without debugfs (not built, disabled at boot) the module loads without
+ * the tree and the module parameters control everything. A tree that could
+ * only be made in part (no memory) is removed again and the error returned:
+ * a file that is silently missing would look like a feature that is.
  *
  * Context: module init, after lh_control_init().
+ * Return: 0, or the error of a file or directory that could not be made.
  */
-void lh_debugfs_init(void)
+int lh_debugfs_init(void)
 {
 	struct dentry *dirs[LH_NR_HISTS];
 	struct dentry *enable, *counters;
 	const char *leaf;
 	int id, sw;
 
+	lh_debugfs_err = 0;
 	lh_debugfs_root = debugfs_create_dir("latency_hist", NULL);
+	if (IS_ERR(lh_debugfs_root)) {
+		pr_info("no debugfs (%ld): control through the module parameters only\n",
+			PTR_ERR(lh_debugfs_root));
+		return 0;
+	}
 
-	enable = debugfs_create_dir("enable", lh_debugfs_root);
+	enable = lh_dir("enable", lh_debugfs_root);
 	for (sw = 0; sw < LH_NR_SWITCHES; sw++)
-		debugfs_create_file(lh_switches[sw].name, LH_MODE_RW, enable,
-				    lh_file_data(sw, 0), &lh_enable_fops);
+		lh_file(lh_switches[sw].name, LH_MODE_RW, enable,
+			lh_file_data(sw, 0), &lh_enable_fops);
 
 	for (id = 0; id < LH_NR_HISTS; id++) {
 		struct dentry *parent = lh_hist_parent(id, dirs, &leaf);
 		enum lh_switch_id sw = lh_hist_types[id].sw;
 
-		dirs[id] = debugfs_create_dir(leaf, parent);
+		dirs[id] = lh_dir(leaf, parent);
 		lh_create_hist_files(dirs[id], id);
 		if (lh_switches[sw].has_pid &&
 		    !strcmp(lh_switches[sw].name, lh_hist_types[id].name))
-			debugfs_create_file("pid", LH_MODE_RW, dirs[id],
-					    lh_file_data(sw, 0), &lh_pid_fops);
+			lh_file("pid", LH_MODE_RW, dirs[id],
+				lh_file_data(sw, 0), &lh_pid_fops);
 	}
 
-	debugfs_create_file("status", LH_MODE_RO, lh_debugfs_root, NULL,
-			    &lh_status_fops);
+	lh_file("status", LH_MODE_RO, lh_debugfs_root, NULL, &lh_status_fops);
 
-	counters = debugfs_create_dir("counters", lh_debugfs_root);
-	debugfs_create_file("enable", LH_MODE_RW, counters, NULL,
-			    &lh_counting_fops);
-	debugfs_create_file("events", LH_MODE_RW, counters, NULL,
-			    &lh_events_fops);
-	debugfs_create_file("status", LH_MODE_RO, counters, NULL,
-			    &lh_counters_status_fops);
+	counters = lh_dir("counters", lh_debugfs_root);
+	lh_file("enable", LH_MODE_RW, counters, NULL, &lh_counting_fops);
+	lh_file("events", LH_MODE_RW, counters, NULL, &lh_events_fops);
+	lh_file("status", LH_MODE_RO, counters, NULL, &lh_counters_status_fops);
+
+	if (lh_debugfs_err) {
+		debugfs_remove(lh_debugfs_root);
+		lh_debugfs_root = NULL;
+		return lh_debugfs_err;
+	}
+	return 0;
 }
 
 /**

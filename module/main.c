@@ -53,7 +53,9 @@ static int __init lh_init(void)
 	if (ret)
 		goto out_counters_exit;
 
-	lh_debugfs_init();
+	ret = lh_debugfs_init();
+	if (ret)
+		goto out_control_exit;
 
 	ret = lh_control_start();
 	if (ret)
@@ -66,6 +68,7 @@ static int __init lh_init(void)
 
 out_remove_debugfs:
 	lh_debugfs_exit();
+out_control_exit:
 	lh_control_exit();
 out_counters_exit:
 	lh_counters_exit();

@@ -5,7 +5,7 @@
 #ifndef LH_DEBUGFS_H
 #define LH_DEBUGFS_H
 
-void lh_debugfs_init(void);
+int lh_debugfs_init(void);
 void lh_debugfs_exit(void);
 
 #endif /* LH_DEBUGFS_H */
