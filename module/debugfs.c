@@ -569,10 +569,11 @@ static struct dentry *lh_hist_parent(enum lh_hist_id id, struct dentry **dirs,
 /**
  * lh_debugfs_init() - create the latency_hist tree, whole or not at all
  *
- * Without debugfs (not built, disabled at boot) the module loads without
- * the tree and the module parameters control everything. A tree that could
- * only be made in part (no memory) is removed again and the error returned:
- * a file that is silently missing would look like a feature that is.
+ * Without debugfs (not built, disabled at boot: -ENODEV, -ENOENT) the module
+ * loads without the tree and the module parameters control everything. A
+ * tree that could not be made, or only in part (no memory), is removed again
+ * and the error returned: a file that is silently missing would look like a
+ * feature that is.
  *
  * Context: module init, after lh_control_init().
  * Return: 0, or the error of a file or directory that could not be made.
@@ -586,10 +587,17 @@ int lh_debugfs_init(void)
 
 	lh_debugfs_err = 0;
 	lh_debugfs_root = debugfs_create_dir("latency_hist", NULL);
-	if (IS_ERR(lh_debugfs_root)) {
-		pr_info("no debugfs (%ld): control through the module parameters only\n",
-			PTR_ERR(lh_debugfs_root));
+	if (PTR_ERR_OR_ZERO(lh_debugfs_root) == -ENODEV ||
+	    PTR_ERR_OR_ZERO(lh_debugfs_root) == -ENOENT) {
+		/* Not built in, or debugfs=off or no-mount on the command line */
+		pr_info("no debugfs: control through the module parameters only\n");
+		lh_debugfs_root = NULL;
 		return 0;
+	}
+	if (IS_ERR(lh_debugfs_root)) {
+		lh_debugfs_err = PTR_ERR(lh_debugfs_root);
+		lh_debugfs_root = NULL;
+		return lh_debugfs_err;
 	}
 
 	enable = lh_dir("enable", lh_debugfs_root);
