@@ -23,6 +23,13 @@
  *	                                        write COUNT bytes of CHAR (default '1')
  *	lh_write -R FILE                        read FILE to its end, print OK <bytes> or
  *	                                        the errno of the failing read()
+ *	lh_write -M MODULE.ko PARAMS            load a module with finit_module(), print
+ *	                                        OK 0 or the errno
+ *
+ * With -F N (a kernel with CONFIG_FAULT_INJECTION and failslab set up) the
+ * N-th fault-injection point the write or load passes fails: N goes to
+ * /proc/thread-self/fail-nth just before the call, and the result line
+ * gains " fault=injected" or " fault=unused" (the call passed fewer points).
  *
  * It is static-friendly (no locale, no stdio buffering tricks) so it runs in
  * a busybox initramfs.
@@ -32,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define LH_MAX_DATA_BYTES (1 << 20)	/* largest write we generate: 1 MiB */
@@ -121,7 +129,9 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: lh_write [-e] [-o OFFSET] FILE DATA\n"
 		"       lh_write [-o OFFSET] -n COUNT [-c CHAR] FILE\n"
-		"       lh_write -R FILE\n");
+		"       lh_write -R FILE\n"
+		"       lh_write -M MODULE.ko PARAMS\n"
+		"       (write and load also take -F N: fail the N-th fault-injection point)\n");
 	exit(2);
 }
 
@@ -150,17 +160,76 @@ static int read_all(const char *path)
 	return 0;
 }
 
+static int fail_nth_fd = -1;	/* /proc/thread-self/fail-nth with -F */
+
+/* fault_arm - make the @nth fault-injection point from now on fail */
+static void fault_arm(long nth)
+{
+	char num[32];
+	int len = snprintf(num, sizeof(num), "%ld", nth);
+
+	fail_nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+	if (fail_nth_fd < 0 || write(fail_nth_fd, num, len) != len) {
+		printf("fail-nth:%s\n", errno_name(errno));
+		exit(1);
+	}
+}
+
+/*
+ * fault_disarm - stop injecting; print whether the fault was injected (the
+ * count reads 0 then) and end the result line
+ */
+static void fault_disarm(void)
+{
+	char num[32] = "";
+	ssize_t n;
+
+	if (fail_nth_fd < 0) {
+		printf("\n");
+		return;
+	}
+	n = pread(fail_nth_fd, num, sizeof(num) - 1, 0);
+	if (n > 0)
+		num[n] = '\0';
+	if (write(fail_nth_fd, "0", 1) < 0)
+		num[0] = '?';
+	printf(" fault=%s\n", n > 0 && atol(num) == 0 ? "injected" : "unused");
+}
+
+/* load_module - finit_module(@path, @params), reported like a write */
+static int load_module(const char *path, const char *params, long nth)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	long ret;
+
+	if (fd < 0) {
+		printf("open:%s\n", errno_name(errno));
+		return 1;
+	}
+	if (nth > 0)
+		fault_arm(nth);
+	ret = syscall(SYS_finit_module, fd, params, 0);
+	if (ret < 0)
+		printf("%s", errno_name(errno));
+	else
+		printf("OK 0");
+	fault_disarm();
+	close(fd);
+	return ret < 0;
+}
+
 int main(int argc, char **argv)
 {
 	long long offset = -1, count = -1;
-	int escapes = 0, do_read = 0, fill = '1';
+	int escapes = 0, do_read = 0, do_load = 0, fill = '1';
+	long nth = 0;
 	const char *path;
 	char *data;
 	size_t len;
 	ssize_t n;
 	int fd, opt;
 
-	while ((opt = getopt(argc, argv, "+eo:n:c:R")) != -1) {
+	while ((opt = getopt(argc, argv, "+eo:n:c:RMF:")) != -1) {
 		switch (opt) {
 		case 'e':
 			escapes = 1;
@@ -181,6 +250,14 @@ int main(int argc, char **argv)
 		case 'R':
 			do_read = 1;
 			break;
+		case 'M':
+			do_load = 1;
+			break;
+		case 'F':
+			nth = strtol(optarg, NULL, 0);
+			if (nth <= 0)
+				usage();
+			break;
 		default:
 			usage();
 		}
@@ -192,6 +269,11 @@ int main(int argc, char **argv)
 		if (argc != 1)
 			usage();
 		return read_all(argv[0]);
+	}
+	if (do_load) {
+		if (argc != 2)
+			usage();
+		return load_module(argv[0], argv[1], nth);
 	}
 
 	if (count >= 0) {
@@ -231,9 +313,12 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (nth > 0)
+		fault_arm(nth);
 	n = write(fd, data, len);
 	if (n < 0) {
-		printf("%s\n", errno_name(errno));
+		printf("%s", errno_name(errno));
+		fault_disarm();
 		close(fd);
 		return 1;
 	}
@@ -242,9 +327,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if ((size_t)n != len) {
-		printf("SHORT %zd\n", n);
+		printf("SHORT %zd", n);
+		fault_disarm();
 		return 1;
 	}
-	printf("OK %zd\n", n);
+	printf("OK %zd", n);
+	fault_disarm();
 	return 0;
 }
