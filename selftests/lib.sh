@@ -285,6 +285,16 @@ lh_unload_or_bail()
 
 # ---------------------------------------------------------------- files
 
+# lh_quick SHORT LONG - print SHORT with LH_QUICK=1 (shorter workloads), else LONG
+lh_quick()
+{
+	if [ -n "${LH_QUICK:-}" ] && [ "$LH_QUICK" != 0 ]; then
+		echo "$1"
+	else
+		echo "$2"
+	fi
+}
+
 # lh_possible_cpus - print every possible CPU number, one a line
 lh_possible_cpus()
 {

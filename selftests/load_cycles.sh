@@ -5,7 +5,9 @@
 # load_cycles.sh - the module loads and unloads cleanly, over and over
 #
 # Proves: LH_CYCLES (default 20, 6 with LH_QUICK=1) cycles of load -> enable every available
-# type -> a little activity -> read a CPU file and status -> unload work,
+# type -> SCHED_FIFO sleepers and hackbench with a reader of every file
+# running (each of its reads consistent, lh_readcheck) -> read a CPU file
+# and status -> unload work,
 # and after each unload the module is gone and the debugfs tree removed;
 # every other cycle unloads with everything still enabled, so unload must
 # unhook the probes itself; unloading while a CPU file is held open either
@@ -15,14 +17,36 @@
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
 
-if [ -n "${LH_QUICK:-}" ] && [ "$LH_QUICK" != 0 ]; then
-	cycles=${LH_CYCLES:-6}
-else
-	cycles=${LH_CYCLES:-20}
-fi
+cycles=${LH_CYCLES:-$(lh_quick 6 20)}
 
 lh_setup
 lh_plan $((cycles + 2))
+
+# workload_with_reader - SCHED_FIFO sleepers and a short hackbench while
+# lh_readcheck reads every CPUx, summary, max_latency and status file; its
+# reads must all be consistent
+workload_with_reader()
+{
+	wr_stop=$LH_TMP/stop
+	rm -f "$wr_stop"
+	if [ -x "$LH_BINDIR/lh_readcheck" ]; then
+		# shellcheck disable=SC2046 # file lists, no blanks in the names
+		"$LH_BINDIR/lh_readcheck" -s "$wr_stop" "$LH_DIR/status" \
+			$(lh_cpu_files) $(lh_maxlat_files) >"$LH_TMP/reads" 2>&1 &
+		wr_pid=$!
+	else
+		wr_pid=
+	fi
+	lh_activity
+	if command -v hackbench >/dev/null 2>&1; then
+		hackbench -g 1 -f 5 -l 20 >/dev/null 2>&1 ||
+			lh_err "hackbench failed"
+	fi
+	touch "$wr_stop"
+	if [ -n "$wr_pid" ] && ! wait "$wr_pid"; then
+		lh_err "reads during the workload: $(head -n 3 "$LH_TMP/reads" | tr '\n' ' ')"
+	fi
+}
 
 cpu=$LH_CPU0
 i=1
@@ -38,7 +62,7 @@ while [ "$i" -le "$cycles" ]; do
 	else
 		lh_enable_available
 		[ -n "$LH_ENABLED" ] || lh_err "nothing could be enabled"
-		sleep 0.1 2>/dev/null || usleep 100000
+		workload_with_reader
 		f=$LH_DIR/wakeup/CPU$cpu
 		n=$(wc -l <"$f" 2>/dev/null)
 		[ "${n:-0}" -eq $((LH_BUCKETS + 7)) ] ||
