@@ -31,15 +31,20 @@
 #         guest through the shared root) and LH_QUICK; read its last "# Totals: pass:P fail:F xfail:X
 #         xpass:XP skip:S error:E" line (pass+xfail pass; fail+error+xpass fail; skip skips)
 #      d. the build and the guest dmesg check are one test each
+#   4e. on a kernel built here with the lockdown LSM and module signing (6.12-preempt), unless
+#      LH_TESTS is set: the module signed with that build's key, lockdown.sh in a guest booted with
+#      lockdown=integrity (test_lockdown); its tests and its dmesg check count like the others
 #   5. scripts/test-dkms.sh for every tested kernel with installed headers: one test each
 # LH_TESTS="a.sh b.sh" runs only those selftests (passed to run.sh in the guest).
+# LH_GUEST_ENV="NAME=VALUE ..." passes more settings to the selftests (scripts/stress.sh: durations);
+# LH_VM_SMP=N boots the guests with N CPUs (default 2).
 # LH_VM_ICOUNT=1 boots the guests with -icount shift=0,sleep=off (guest time = instructions; 6.12 and
 # the built kernels only, the 6.1 kernels hang in it): scripts/validate.sh uses it.
 # 7.3-rt-debug (KASAN, lockdep, kmemleak) runs about five to ten times slower under TCG than the
 # other kernels, too slow for the whole suite inside CI's 90 minutes: unless LH_TESTS is set or
-# --full-debug is given, it runs LH_DEBUG_TESTS, the tests that drive every probe and control path
-# (the input-validation tests it skips run the same module code on the five other kernels, one of
-# them with lockdep).
+# --full-debug is given, it runs LH_DEBUG_TESTS, the tests that drive every probe and control path,
+# and the race and hotplug stress tests, under KASAN and lockdep (the input-validation tests it
+# skips run the same module code on the five other kernels, one of them with lockdep).
 # Output: a summary line per kernel, then the last line "N passed, N failed, N skipped".
 # Exit status: 0 only if nothing failed and every kernel booted.
 # Logs: build/logs/R.build.log, R.log (serial console), R.out (selftest output), R.dmesg, R.result.
@@ -50,7 +55,7 @@ LH_SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 LH_TOP=$(cd "$LH_SCRIPTS/.." && pwd)
 LH_BUILD=$LH_TOP/build
 LH_LOGS=$LH_BUILD/logs
-LH_DEBUG_TESTS=${LH_DEBUG_TESTS:-"tree.sh wakeup_pid.sh timer_pid.sh critical_sections.sh threshold_events.sh counters.sh kmemleak.sh"}
+LH_DEBUG_TESTS=${LH_DEBUG_TESTS:-"tree.sh wakeup_pid.sh timer_pid.sh critical_sections.sh threshold_events.sh counters.sh stress_races.sh hotplug.sh kmemleak.sh"}
 
 # Totals over all kernels and host tests.
 total_pass=0
@@ -229,8 +234,12 @@ test_kernel() {
 		extra=" (LH_DEBUG_TESTS subset; --full-debug runs all)"
 	fi
 	[ -f "$src/selftests/lh_load_test.ko" ] && envs+=(--env "LH_LOAD_TEST_MODULE=$src/selftests/lh_load_test.ko")
+	local setting
+	for setting in ${LH_GUEST_ENV:-}; do
+		envs+=(--env "$setting")
+	done
 	log "== $k ($LH_KREL): selftests in the VM"
-	local -a vmopts=()
+	local -a vmopts=(--smp "${LH_VM_SMP:-2}")
 	if [ "${LH_VM_ICOUNT:-0}" = 1 ]; then
 		vmopts+=(--icount)
 		envs+=(--env LH_VM_ICOUNT=1)
@@ -266,6 +275,41 @@ test_kernel() {
 		count 0 1 0
 	fi
 	summaries+=("kernel $k ($LH_KREL): build ok; selftests pass:$p fail:$f skip:$s$extra; dmesg $dmesg_state; boot ${boot_s:-?}s")
+	if [ -z "${LH_TESTS:-}" ] && [ -f "$LH_KDIR/certs/signing_key.pem" ] &&
+	   grep -q '^CONFIG_SECURITY_LOCKDOWN_LSM=y' "$LH_KDIR/.config" 2>/dev/null; then
+		test_lockdown "$k" "$src" "$timeout"
+	fi
+}
+
+# test_lockdown K SRC TIMEOUT - on a kernel we built with the lockdown LSM and module signing: sign
+# the module with that build's key (as DKMS does with a MOK key) and run lockdown.sh in a guest booted
+# with lockdown=integrity. Uses test_kernel's LH_KREL and LH_KDIR. Adds to the totals and summaries.
+test_lockdown() {
+	local k=$1 src=$2 timeout=$3 ldir=$LH_LOGS/lockdown signed=$src/latency_hist-signed.ko
+	local p f s dmesg_state status vrc=0
+	log "== $k ($LH_KREL): lockdown=integrity, signed module"
+	mkdir -p "$ldir"
+	if ! { cp "$src/latency_hist.ko" "$signed" &&
+	       "$LH_KDIR/scripts/sign-file" sha512 "$LH_KDIR/certs/signing_key.pem" \
+			"$LH_KDIR/certs/signing_key.x509" "$signed"; } >"$ldir/sign.log" 2>&1; then
+		count 0 1 0
+		summaries+=("kernel $k ($LH_KREL) lockdown: FAILED: cannot sign the module (see $ldir/sign.log)")
+		return 0
+	fi
+	local -a envs=(--env "LH_MODULE=$signed" --env "LH_SELFTEST_DIR=$src/selftests" --env LH_TESTS=lockdown.sh)
+	[ -f "$src/selftests/lh_load_test.ko" ] && envs+=(--env "LH_LOAD_TEST_MODULE=$src/selftests/lh_load_test.ko")
+	"$LH_SCRIPTS/vm-run.sh" --timeout "$timeout" --log-dir "$ldir" --cwd "$src/selftests" \
+		--append lockdown=integrity "${envs[@]}" "$k" -- sh ./run.sh || vrc=$?
+	status=$(sed -n 's/^status=//p' "$ldir/$LH_KREL.result" 2>/dev/null || true)
+	dmesg_state=$(sed -n 's/^dmesg=//p' "$ldir/$LH_KREL.result" 2>/dev/null || true)
+	if ! read -r p f s < <(parse_totals "$ldir/$LH_KREL.out"); then
+		p=0 f=1 s=0
+	elif [ "$status" != 0 ] && [ "$f" = 0 ]; then
+		f=1
+	fi
+	count "$p" "$f" "$s"
+	if [ "$dmesg_state" = clean ]; then count 1 0 0; else count 0 1 0; fi
+	summaries+=("kernel $k ($LH_KREL) lockdown=integrity: pass:$p fail:$f skip:$s; vm-run exit $vrc; dmesg ${dmesg_state:-?}")
 }
 
 # main - parse options, prepare the host, test every kernel, print the summary

@@ -1,0 +1,149 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2119,SC2015 # optional lh_load_or_bail args; A && B || C skips
+#
+# fault_inject.sh - a failed allocation fails an enable or a load cleanly
+#
+# Proves (Documentation/stress.rst, "Memory pressure"), on kernels with
+# failslab and fail-nth (CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_DEBUG_FS):
+# for N = 1, 2, ... the N-th slab allocation of a write that enables
+# wakeup, missed_timer_offsets or the counters fails, until the write
+# passes fewer allocations than N. Each failed write fails with ENOMEM and
+# leaves the switch off, and the module stays usable: the same write
+# without a fault succeeds and records samples, and it unloads. Then
+# LH_FAULT_LOADS (default 30) loads run with the module's own allocations
+# failing at random (1 to 60 %; needs the failslab stack filter): each
+# either fails with ENOMEM and leaves no module and no debugfs directory,
+# or loads with the whole tree. The kernel log stays clean. Elsewhere it
+# skips.
+
+LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
+. "$LH_TESTDIR/lib.sh"
+
+W=$LH_BINDIR/lh_write
+MAX_ENABLE=60		# more than any enable passes
+LOADS=${LH_FAULT_LOADS:-30}	# loads with random allocation failures
+
+lh_setup
+FS=$LH_DEBUGFS/failslab
+[ -e /proc/self/fail-nth ] && [ -d "$FS" ] ||
+	lh_skip_all "kernel without failslab and fail-nth (CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_DEBUG_FS)"
+[ -n "${LH_MODULE:-}" ] || lh_skip_all "needs LH_MODULE (the .ko to load under faults)"
+lh_plan 3
+
+# failslab as it was, put back on exit
+FS_ATTRS="ignore-gfp-wait verbose probability interval times space task-filter require-start require-end"
+for a in $FS_ATTRS; do
+	[ -e "$FS/$a" ] && echo "$a $(cat "$FS/$a")"
+done >"$LH_TMP/failslab.saved"
+# shellcheck disable=SC2016 # expanded when the trap runs
+trap 'while read -r a v; do echo "$v" >"$FS/$a"; done <"$LH_TMP/failslab.saved"; lh_cleanup' EXIT
+
+# Fail GFP_KERNEL allocations too, and quietly: the stack dumps of the
+# default verbosity are not what the dmesg check is about.
+echo N >"$FS/ignore-gfp-wait"
+echo 0 >"$FS/verbose"
+
+# enable_under_faults FILE - the fail-nth loop over one enabling write
+enable_under_faults()
+{
+	ef_file=$1
+	ef_enomem=0
+	ef_absorbed=0
+	ef_n=1
+	while [ "$ef_n" -le $MAX_ENABLE ]; do
+		lh_load_or_bail
+		[ "$ef_file" = counters/enable ] &&
+			lh_expect_write_ok "$LH_DIR/counters/events" cpu-clock
+		ef_out=$("$W" -F $ef_n "$LH_DIR/$ef_file" 1)
+		case $ef_out in
+		"OK 1 fault=unused")
+			break ;;
+		"OK 1 fault=injected")
+			ef_absorbed=$((ef_absorbed + 1))
+			lh_expect_content "$LH_DIR/$ef_file" 1 ;;
+		"ENOMEM fault=injected")
+			ef_enomem=$((ef_enomem + 1))
+			lh_expect_content "$LH_DIR/$ef_file" 0
+			lh_expect_write_ok "$LH_DIR/$ef_file" 1 ;;
+		*)
+			lh_err "$ef_file, allocation $ef_n failing: '$ef_out', expected ENOMEM" ;;
+		esac
+		lh_activity
+		if [ "$ef_file" != counters/enable ]; then
+			[ "$(lh_samples_sum)" -gt 0 ] ||
+				lh_err "$ef_file, allocation $ef_n failed: no sample recorded after enabling again"
+		fi
+		lh_unload || lh_bail "$ef_file, allocation $ef_n failed: the module does not unload"
+		ef_n=$((ef_n + 1))
+	done
+	[ "$ef_n" -le $MAX_ENABLE ] || lh_err "$ef_file: still failing at allocation $MAX_ENABLE"
+	[ "$ef_enomem" -gt 0 ] || lh_err "$ef_file: no allocation failure reached the module"
+	lh_diag "$ef_file: $((ef_n - 1)) allocations failed in turn: $ef_enomem ENOMEM, $ef_absorbed absorbed"
+	lh_unload_or_bail
+}
+
+lh_case_begin
+enable_under_faults enable/wakeup
+enable_under_faults enable/missed_timer_offsets
+enable_under_faults counters/enable
+lh_case_end enabling_fails_with_enomem_when_an_allocation_fails
+
+# ---------------------------------------------------------------- loading
+# The loader's own allocations come first and the kernel warns when they
+# fail, which is not ours to test: failures are confined to allocations
+# with module code on the stack (the stack filter: from the end of the
+# kernel's text up) of the loading task (task-filter, make-it-fail), at a
+# probability that changes from load to load so that later allocations of
+# the module's init are reached too.
+
+lh_case_begin
+etext=$(awk '$3 == "_etext" { print $1 }' /proc/kallsyms)
+if [ ! -e "$FS/require-start" ]; then
+	lh_skip loading_fails_cleanly_when_an_allocation_fails \
+		"no failslab stack filter (CONFIG_FAULT_INJECTION_STACKTRACE_FILTER)"
+elif [ -z "$etext" ] || [ "$etext" = 0000000000000000 ]; then
+	lh_skip loading_fails_cleanly_when_an_allocation_fails \
+		"/proc/kallsyms does not show _etext"
+else
+	lh_load_or_bail
+	want=$(find "$LH_DIR" | wc -l)
+	lh_unload_or_bail
+	echo "0x$etext" >"$FS/require-start"
+	echo 0xffffffffffffffff >"$FS/require-end"
+	echo Y >"$FS/task-filter"
+	echo -1 >"$FS/times"
+	echo 1 >"$FS/interval"
+	echo 0 >"$FS/space"
+	failed=0
+	loaded=0
+	i=1
+	while [ "$i" -le $LOADS ]; do
+		echo $(((i * 7) % 60 + 1)) >"$FS/probability"
+		out=$(sh -c 'echo 1 >/proc/self/make-it-fail && exec "$0" -M "$1" ""' \
+			"$W" "$LH_MODULE" 2>&1)
+		echo 0 >"$FS/probability"
+		case $out in
+		"OK 0")
+			loaded=$((loaded + 1))
+			have=$(find "$LH_DIR" | wc -l)
+			[ "$have" = "$want" ] ||
+				lh_err "load $i: loaded with $have of the $want debugfs entries"
+			LH_LOADED_BY_US=1
+			lh_unload || lh_bail "load $i: the module does not unload" ;;
+		ENOMEM)
+			failed=$((failed + 1))
+			! lh_loaded || lh_err "load $i: failed, but the module is there"
+			[ ! -e "$LH_DIR" ] || lh_err "load $i: failed, but $LH_DIR is left" ;;
+		*)
+			lh_err "load $i under failing allocations: '$out', expected OK 0 or ENOMEM" ;;
+		esac
+		i=$((i + 1))
+	done
+	lh_diag "$LOADS loads with module allocations failing at 1-60 %: $failed failed with ENOMEM, $loaded loaded whole"
+	[ "$failed" -gt 0 ] || lh_err "no load failed: the injection did not reach the module"
+	lh_case_end loading_fails_cleanly_when_an_allocation_fails
+fi
+
+lh_case_dmesg_clean
+lh_finished

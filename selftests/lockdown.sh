@@ -1,0 +1,100 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2119 # lh_load_or_bail takes optional module parameters
+#
+# lockdown.sh - under kernel lockdown the signed module loads, its read-only
+# files read, and the module parameters are the control path
+#
+# Proves (Documentation/stress.rst, "Lockdown"), on a kernel booted with
+# lockdown=integrity (or confidentiality; elsewhere it skips) and a module
+# signed with a key the kernel trusts (scripts/run-tests.sh signs it with
+# the key of the kernel it built; a DKMS user's MOK key works the same way):
+# the module loads; every file without a write bit (CPUx, summary,
+# max_latency-CPUx, status, counter statistics) reads; debugfs refuses every
+# file with a write bit, for writing and for reading, with EPERM; enable,
+# pid and reset through /sys/module/latency_hist/parameters still work and
+# recording shows in the readable files; an unsigned module
+# (LH_LOAD_TEST_MODULE, when given) is refused with EPERM; the kernel log
+# stays clean.
+
+LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
+. "$LH_TESTDIR/lib.sh"
+
+W=$LH_BINDIR/lh_write
+SECFS=/sys/kernel/security
+P=$LH_SYSMOD/parameters
+
+lh_setup
+# The level shows in securityfs; a kernel without it says so in its log.
+[ -r "$SECFS/lockdown" ] || mount -t securityfs securityfs "$SECFS" 2>/dev/null
+if [ -r "$SECFS/lockdown" ]; then
+	level=$(cat "$SECFS/lockdown")
+else
+	level=$(dmesg | sed -n 's/.*\(Kernel is locked down from .*\); see.*/\1/p' | head -n 1)
+fi
+case $level in
+*"[integrity]"* | *"[confidentiality]"* | "Kernel is locked down from"*) ;;
+*) lh_skip_all "the kernel is not locked down (boot with lockdown=integrity)" ;;
+esac
+[ -x "$W" ] || lh_skip_all "lh_write is not built (make -C selftests)"
+lh_plan 6
+lh_diag "lockdown: $level"
+
+lh_case_begin
+lh_load || lh_bail "cannot load $LH_MODULE under lockdown: is it signed with a key this kernel trusts?"
+lh_case_end the_signed_module_loads
+
+lh_case_begin
+n=0
+for f in $(find "$LH_DIR" -type f ! -perm /222 | sort); do
+	out=$("$W" -R "$f")
+	case $out in
+	"OK "*) n=$((n + 1)) ;;
+	*) lh_err "${f#"$LH_DIR"/} (read-only) cannot be read: $out" ;;
+	esac
+done
+[ "$n" -gt 0 ] || lh_err "no read-only file found"
+lh_diag "$n read-only files read"
+lh_case_end read_only_files_stay_readable
+
+lh_case_begin
+n=0
+for f in $(find "$LH_DIR" -type f -perm /222 | sort); do
+	rd=$("$W" -R "$f")
+	wr=$("$W" "$f" 0)
+	[ "$rd" = open:EPERM ] || lh_err "${f#"$LH_DIR"/}: reading gave '$rd', expected open:EPERM"
+	[ "$wr" = open:EPERM ] || lh_err "${f#"$LH_DIR"/}: writing gave '$wr', expected open:EPERM"
+	n=$((n + 1))
+done
+[ "$n" -gt 0 ] || lh_err "no file with a write bit found"
+lh_diag "$n files with a write bit refused"
+lh_case_end files_with_a_write_bit_are_refused_even_for_reading
+
+lh_case_begin
+lh_expect_write_ok "$P/wakeup_pid" 0
+lh_expect_write_ok "$P/enable_wakeup" 1
+lh_status_get wakeup enabled
+[ "$LH_FIELD" = 1 ] || lh_err "status: wakeup enabled=$LH_FIELD after enable_wakeup=1"
+lh_activity
+lh_expect_write_ok "$P/enable_wakeup" 0
+[ "$(lh_samples_sum)" -gt 0 ] || lh_err "no sample recorded with enable_wakeup=1"
+lh_expect_write_ok "$P/threshold_wakeup" 500
+lh_expect_content "$P/threshold_wakeup" 500
+lh_expect_write_ok "$P/threshold_wakeup" 0
+lh_expect_write_ok "$P/reset" all
+[ "$(lh_samples_sum)" -eq 0 ] || lh_err "samples left after reset=all"
+lh_case_end module_parameters_still_control_it
+
+lh_case_begin
+if [ -r "${LH_LOAD_TEST_MODULE:-}" ]; then
+	out=$("$W" -M "$LH_LOAD_TEST_MODULE" "")
+	[ "$out" = EPERM ] || lh_err "the unsigned lh_load_test.ko: '$out', expected EPERM"
+	[ ! -d /sys/module/lh_load_test ] || { rmmod lh_load_test; lh_err "an unsigned module loaded"; }
+	lh_case_end an_unsigned_module_is_refused
+else
+	lh_skip an_unsigned_module_is_refused "LH_LOAD_TEST_MODULE (an unsigned module) is not set"
+fi
+
+lh_unload_or_bail
+lh_case_dmesg_clean
+lh_finished
