@@ -9,6 +9,8 @@
 #   make bench                the benchmark in qemu guests (scripts/bench.sh; BENCH_ARGS=...)
 #   make validate             cross-checks against cyclictest and hist triggers in qemu guests
 #                             (scripts/validate.sh; VALIDATE_ARGS=--kernels "...")
+#   make stress               the long stress and fault suite in 4-CPU qemu guests
+#                             (scripts/stress.sh; STRESS_ARGS="--kernels ... --minutes M")
 #
 # Kbuild itself reads ./Kbuild, so dkms (which passes KERNELRELEASE= on the
 # command line) never confuses this file with the kbuild pass.
@@ -45,4 +47,7 @@ bench:
 validate:
 	./scripts/validate.sh $(VALIDATE_ARGS)
 
-.PHONY: all modules install clean checkpatch bench validate FORCE
+stress:
+	./scripts/stress.sh $(STRESS_ARGS)
+
+.PHONY: all modules install clean checkpatch bench validate stress FORCE

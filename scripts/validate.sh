@@ -12,7 +12,7 @@
 # timestamp by milliseconds). The 6.1 kernels hang in that mode: give them with --no-icount, where
 # only the checks that do not compare timestamps of different probes hold.
 #
-# Runs the selftests listed as TEST_PROGS_EXTENDED in selftests/Makefile (validate_*.sh: cyclictest,
+# Runs the validate_*.sh selftests listed as TEST_PROGS_EXTENDED in selftests/Makefile (cyclictest,
 # hist triggers, injected latencies) through scripts/run-tests.sh on each kernel, then prints, from the "# table:" lines
 # they wrote, one row per kernel and check: tool, check, figures, PASS/FAIL. What each check proves
 # and why its tolerance is what it is: Documentation/validation.rst.
@@ -34,7 +34,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-tests=$(awk '/^TEST_PROGS_EXTENDED[ \t]*[:+]?=/ { sub(/^[^=]*=/, ""); printf "%s ", $0 }' \
+tests=$(awk '/^TEST_PROGS_EXTENDED[ \t]*[:+]?=/ && /validate_/ { sub(/^[^=]*=/, ""); printf "%s ", $0 }' \
 	"$LH_TOP/selftests/Makefile")
 [ -n "$tests" ] || { echo "validate.sh: no TEST_PROGS_EXTENDED in selftests/Makefile" >&2; exit 2; }
 
