@@ -31,9 +31,6 @@
 #         guest through the shared root) and LH_QUICK; read its last "# Totals: pass:P fail:F xfail:X
 #         xpass:XP skip:S error:E" line (pass+xfail pass; fail+error+xpass fail; skip skips)
 #      d. the build and the guest dmesg check are one test each
-#   4e. on a kernel built here with the lockdown LSM and module signing (6.12-preempt), unless
-#      LH_TESTS is set: the module signed with that build's key, lockdown.sh in a guest booted with
-#      lockdown=integrity (test_lockdown); its tests and its dmesg check count like the others
 #   5. scripts/test-dkms.sh for every tested kernel with installed headers: one test each
 # LH_TESTS="a.sh b.sh" runs only those selftests (passed to run.sh in the guest).
 # LH_GUEST_ENV="NAME=VALUE ..." passes more settings to the selftests (scripts/stress.sh: durations);
@@ -275,41 +272,6 @@ test_kernel() {
 		count 0 1 0
 	fi
 	summaries+=("kernel $k ($LH_KREL): build ok; selftests pass:$p fail:$f skip:$s$extra; dmesg $dmesg_state; boot ${boot_s:-?}s")
-	if [ -z "${LH_TESTS:-}" ] && [ -f "$LH_KDIR/certs/signing_key.pem" ] &&
-	   grep -q '^CONFIG_SECURITY_LOCKDOWN_LSM=y' "$LH_KDIR/.config" 2>/dev/null; then
-		test_lockdown "$k" "$src" "$timeout"
-	fi
-}
-
-# test_lockdown K SRC TIMEOUT - on a kernel we built with the lockdown LSM and module signing: sign
-# the module with that build's key (as DKMS does with a MOK key) and run lockdown.sh in a guest booted
-# with lockdown=integrity. Uses test_kernel's LH_KREL and LH_KDIR. Adds to the totals and summaries.
-test_lockdown() {
-	local k=$1 src=$2 timeout=$3 ldir=$LH_LOGS/lockdown signed=$src/latency_hist-signed.ko
-	local p f s dmesg_state status vrc=0
-	log "== $k ($LH_KREL): lockdown=integrity, signed module"
-	mkdir -p "$ldir"
-	if ! { cp "$src/latency_hist.ko" "$signed" &&
-	       "$LH_KDIR/scripts/sign-file" sha512 "$LH_KDIR/certs/signing_key.pem" \
-			"$LH_KDIR/certs/signing_key.x509" "$signed"; } >"$ldir/sign.log" 2>&1; then
-		count 0 1 0
-		summaries+=("kernel $k ($LH_KREL) lockdown: FAILED: cannot sign the module (see $ldir/sign.log)")
-		return 0
-	fi
-	local -a envs=(--env "LH_MODULE=$signed" --env "LH_SELFTEST_DIR=$src/selftests" --env LH_TESTS=lockdown.sh)
-	[ -f "$src/selftests/lh_load_test.ko" ] && envs+=(--env "LH_LOAD_TEST_MODULE=$src/selftests/lh_load_test.ko")
-	"$LH_SCRIPTS/vm-run.sh" --timeout "$timeout" --log-dir "$ldir" --cwd "$src/selftests" \
-		--append lockdown=integrity "${envs[@]}" "$k" -- sh ./run.sh || vrc=$?
-	status=$(sed -n 's/^status=//p' "$ldir/$LH_KREL.result" 2>/dev/null || true)
-	dmesg_state=$(sed -n 's/^dmesg=//p' "$ldir/$LH_KREL.result" 2>/dev/null || true)
-	if ! read -r p f s < <(parse_totals "$ldir/$LH_KREL.out"); then
-		p=0 f=1 s=0
-	elif [ "$status" != 0 ] && [ "$f" = 0 ]; then
-		f=1
-	fi
-	count "$p" "$f" "$s"
-	if [ "$dmesg_state" = clean ]; then count 1 0 0; else count 0 1 0; fi
-	summaries+=("kernel $k ($LH_KREL) lockdown=integrity: pass:$p fail:$f skip:$s; vm-run exit $vrc; dmesg ${dmesg_state:-?}")
 }
 
 # main - parse options, prepare the host, test every kernel, print the summary

@@ -7,8 +7,8 @@
 #
 # Proves (Documentation/stress.rst, "Lockdown"), on a kernel booted with
 # lockdown=integrity (or confidentiality; elsewhere it skips) and a module
-# signed with a key the kernel trusts (scripts/run-tests.sh signs it with
-# the key of the kernel it built; a DKMS user's MOK key works the same way):
+# signed with a key the kernel trusts (its build's key, or a DKMS user's MOK
+# key; Documentation/stress.rst says how):
 # the module loads; every file without a write bit (CPUx, summary,
 # max_latency-CPUx, status, counter statistics) reads; debugfs refuses every
 # file with a write bit, for writing and for reading, with EPERM; enable,
