@@ -285,15 +285,18 @@ sl_show_summary()
 # sl_noise_reason BASE_MAX MAX N - for the *_injected tests, whose max
 # record should blame the sections: print why the maximum of the run with
 # sections (MAX) may not be one the sections made, and return 0; else
-# return 1. Either the run without sections (BASE_MAX) already reached the
-# injected N us, so emulation alone can own the maximum, or MAX exceeds N,
-# which an N us section cannot cause by itself (a vCPU stalled by the host
-# can, while another task or the idle task runs). "<undef>" is an empty
-# histogram. The tests call it only when the culprit is not lh_load_test.
+# return 1. Either the run without sections (BASE_MAX) already reached N/2,
+# the bound at which the tests take a sample for a section's (so emulation
+# alone can own the maximum: 5.5 ms without sections, then a 7.9 ms
+# maximum blaming swapper, seen on 6.1-rt on a loaded host), or MAX exceeds
+# N, which an N us section cannot cause by itself (a vCPU stalled by the
+# host can, while another task or the idle task runs). "<undef>" is an
+# empty histogram. The tests call it only when the culprit is not
+# lh_load_test.
 sl_noise_reason()
 {
-	if [ "$1" != "<undef>" ] && [ "$1" -ge "$3" ]; then
-		echo "emulation alone reached $1 us >= $3 us without sections"
+	if [ "$1" != "<undef>" ] && [ "$1" -ge $(($3 / 2)) ]; then
+		echo "emulation alone reached $1 us >= $(($3 / 2)) us without sections"
 	elif [ "$2" != "<undef>" ] && [ "$2" -gt "$3" ]; then
 		echo "maximum $2 us > $3 us: more than a $3 us section can cause, an emulator stall"
 	else

@@ -30,7 +30,7 @@
 #
 # Under emulation a run can be too noisy for two of these checks, and then
 # says so instead: a culprit other than lh_load_test is not a failure when
-# the run without sections already reached N us, or the run with them
+# the run without sections already reached N/2 us, or the run with them
 # exceeded N (the emulator may own the maximum; sl_noise_reason), and the
 # sample count is not checked when the sleeper overran a period.
 
