@@ -120,25 +120,25 @@ cs_run()
 # noise: a check may allow 2 * CS_NOISE + 1 stray samples, fewer than COUNT
 cs_noisy()
 {
-	n=$1
+	cn_n=$1
 	shift
 	for h in irqsoff preemptoff preemptirqsoff; do
 		lh_write "$LH_DIR/$h/reset" 1 || lh_err "cannot reset $h"
 	done
 	lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 1
-	usleep $((COUNT * (n + GAP_US))) 2>/dev/null ||
-		sleep "$(awk -v us=$((COUNT * (n + GAP_US))) 'BEGIN { print us / 1e6 }')"
+	usleep $((COUNT * (cn_n + GAP_US))) 2>/dev/null ||
+		sleep "$(awk -v us=$((COUNT * (cn_n + GAP_US))) 'BEGIN { print us / 1e6 }')"
 	lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 0
 	CS_NOISE=0
 	noise=
 	for h in "$@"; do
-		got=$(cs_at_least "$h" 1 "$n")
+		got=$(cs_at_least "$h" 1 "$cn_n")
 		noise="$noise $h:$got"
 		[ "$got" -le "$CS_NOISE" ] || CS_NOISE=$got
 	done
-	lh_diag "without sections, samples >= $n us on CPU 1:$noise"
+	lh_diag "without sections, samples >= $cn_n us on CPU 1:$noise"
 	[ $((2 * CS_NOISE + 1)) -ge $COUNT ] || return 1
-	lh_skip "$CS_DESC" "CPU 1 too noisy without sections (samples >= $n us:$noise)"
+	lh_skip "$CS_DESC" "CPU 1 too noisy without sections (samples >= $cn_n us:$noise)"
 }
 
 # cs_expect_sections HIST N - HIST/CPU1 has COUNT samples >= N, one of them in [N, N + slack]
