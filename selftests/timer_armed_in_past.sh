@@ -8,13 +8,15 @@
 # Proves (Documentation/latency_hist.rst, "missed_timer_offsets/": "A
 # sleeper armed with an expiry already in the past ... measured from their
 # arming time"): timer_fd -m past runs a SCHED_FIFO 80 thread on CPU 1 that
-# calls clock_nanosleep(TIMER_ABSTIME) L times with a target PAST = 50 ms
+# calls clock_nanosleep(TIMER_ABSTIME) L times with a target PAST = 500 ms
 # ago, busy-waiting 10 ms between calls (so it has no other sleep). Its
-# timer expires at once; its expiry is 50 ms stale, its true lateness tiny.
+# timer expires at once; its expiry is 500 ms stale, its true lateness tiny.
 # Under the missed_timer_offsets pid filter:
-#  1. no sample reaches 20 ms (a stale measurement would read >= 50 ms, and
-#     land among the ">= 10240 us" samples): maximum < 20000 and no sample
-#     >= 10240 us;
+#  1. no sample reaches PAST / 2: a stale measurement reads >= PAST, while
+#     a true lateness, even with the tens of ms a loaded emulator host can
+#     stall a guest CPU (30 ms seen in CI), stays far below it. The exact
+#     maximum is read from "#Maximum latency:", which is not capped at the
+#     histogram's 10240 us; samples beyond the histogram are only reported;
 #  2. the stale expiries were seen at all: at least one sample (an expiry
 #     that fires before the thread has gone to sleep interrupts the thread
 #     itself and is not counted, so not all L need to be). On kernels where
@@ -28,8 +30,8 @@ LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/sleeper_lib.sh"
 
 L=30
-PAST=50000
-LIMIT=20000
+PAST=500000
+LIMIT=$((PAST / 2))
 H=missed_timer_offsets
 
 sl_setup
@@ -57,7 +59,7 @@ for c in $SL_CPUS; do
 	[ "$m" = "<undef>" ] || [ "$m" -lt $LIMIT ] ||
 		lh_err "$H/CPU$c maximum $m us for a timer armed $PAST us in the past: the stale expiry was measured"
 	o=$(sl_over $H "$c")
-	[ "$o" = 0 ] || lh_err "$H/CPU$c has $o samples >= 10240 us"
+	[ "$o" = 0 ] || lh_diag "$H/CPU$c has $o samples >= 10240 us (below $LIMIT us: emulation stalls, not stale expiries)"
 done
 lh_case_end no_stale_offset_from_a_past_expiry
 
