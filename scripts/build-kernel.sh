@@ -170,7 +170,8 @@ src_version() {
 			[ "${ver%% *}" != installed ]; then
 			log "installing $pkg"
 			if [ "$(id -u)" = 0 ]; then set -- env; else set -- sudo -n env; fi
-			"$@" DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$pkg" >&2 ||
+			"$@" DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+				-o DPkg::Lock::Timeout=600 "$pkg" >&2 ||
 				die "apt-get install $pkg failed"
 			ver=$(dpkg-query -W -f '${db:Status-Status} ${Version}' "$pkg")
 		fi

@@ -167,7 +167,8 @@ lh_kernel_install_headers() {
 	lh_kernel_pkg_installed "$hdr" && return 0
 	lh_kernel_log "installing $hdr"
 	if [ "$(id -u)" = 0 ]; then set -- env; else set -- sudo -n env; fi
-	"$@" DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$hdr" >&2 ||
+	"$@" DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+		-o DPkg::Lock::Timeout=600 "$hdr" >&2 ||
 		lh_kernel_die "apt-get install $hdr failed"
 }
 
