@@ -31,6 +31,9 @@
 #         guest through the shared root) and LH_QUICK; read its last "# Totals: pass:P fail:F xfail:X
 #         xpass:XP skip:S error:E" line (pass+xfail pass; fail+error+xpass fail; skip skips)
 #      d. the build and the guest dmesg check are one test each
+#      e. on a build tree with the lockdown LSM and module signing (6.12-preempt): a second boot with
+#         lockdown=integrity runs lockdown.sh with a copy of the module signed with the build's key
+#         (lh_load_test.ko stays unsigned and must be refused); its dmesg check is one more test
 #   5. scripts/test-dkms.sh for every tested kernel with installed headers: one test each
 # LH_TESTS="a.sh b.sh" runs only those selftests (passed to run.sh in the guest).
 # LH_GUEST_ENV="NAME=VALUE ..." passes more settings to the selftests (scripts/stress.sh: durations);
@@ -44,7 +47,8 @@
 # kernels, one of them with lockdep; scripts/stress.sh runs the stress tests on it).
 # Output: a summary line per kernel, then the last line "N passed, N failed, N skipped".
 # Exit status: 0 only if nothing failed and every kernel booted.
-# Logs: build/logs/R.build.log, R.log (serial console), R.out (selftest output), R.dmesg, R.result.
+# Logs: build/logs/R.build.log, R.log (serial console), R.out (selftest output), R.dmesg, R.result;
+#   the lockdown boot writes R.lockdown.{log,out,dmesg,result}.
 
 set -euo pipefail
 
@@ -299,6 +303,60 @@ test_kernel() {
 		count 0 1 0
 	fi
 	summaries+=("kernel $k ($LH_KREL): build ok; selftests pass:$p fail:$f skip:$s$extra; dmesg $dmesg_state; boot ${boot_s:-?}s")
+	test_lockdown "$k" "$LH_KREL" "$LH_KDIR" "$src" "$timeout"
+}
+
+# test_lockdown - boot a kernel with the lockdown LSM and module signing again, with lockdown=integrity,
+# and run lockdown.sh there with a copy of the module signed with the build's own key, as DKMS users sign
+# with a MOK key (Documentation/stress.rst, "Lockdown"). Only build trees have that key (6.12-preempt);
+# with LH_TESTS set, only when it names lockdown.sh.
+test_lockdown() {
+	local k=$1 krel=$2 kdir=$3 src=$4 timeout=$5 hash dir out result status dmesg_state p f s vrc=0
+	grep -q '^CONFIG_SECURITY_LOCKDOWN_LSM=y' "$kdir/.config" 2> /dev/null || return 0
+	grep -q '^CONFIG_MODULE_SIG=y' "$kdir/.config" || return 0
+	[ -f "$kdir/certs/signing_key.pem" ] && [ -x "$kdir/scripts/sign-file" ] || return 0
+	case " ${LH_TESTS:-lockdown.sh} " in
+	*" lockdown.sh "*) ;;
+	*) return 0 ;;
+	esac
+	hash=$(sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"$/\1/p' "$kdir/.config")
+	dir=$LH_BUILD/$krel/lockdown
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cp "$src/latency_hist.ko" "$dir/"
+	if ! "$kdir/scripts/sign-file" "${hash:-sha512}" "$kdir/certs/signing_key.pem" \
+		"$kdir/certs/signing_key.x509" "$dir/latency_hist.ko" >> "$LH_LOGS/$krel.build.log" 2>&1; then
+		count 0 1 0
+		summaries+=("kernel $k ($krel) under lockdown=integrity: FAILED: sign-file failed (see $LH_LOGS/$krel.build.log)")
+		return 0
+	fi
+	local -a envs=(--env "LH_MODULE=$dir/latency_hist.ko" --env "LH_SELFTEST_DIR=$src/selftests"
+		--env "LH_TESTS=lockdown.sh")
+	# lh_load_test.ko stays unsigned: lockdown must refuse it.
+	[ -f "$src/selftests/lh_load_test.ko" ] && envs+=(--env "LH_LOAD_TEST_MODULE=$src/selftests/lh_load_test.ko")
+	log "== $k ($krel): lockdown.sh in a VM booted with lockdown=integrity"
+	"$LH_SCRIPTS/vm-run.sh" --timeout "$timeout" --log-dir "$LH_LOGS" --name "$krel.lockdown" \
+		--cwd "$src/selftests" --append lockdown=integrity "${envs[@]}" "$k" -- sh ./run.sh || vrc=$?
+	out=$LH_LOGS/$krel.lockdown.out
+	result=$LH_LOGS/$krel.lockdown.result
+	status=$(sed -n 's/^status=//p' "$result" 2> /dev/null || true)
+	dmesg_state=$(sed -n 's/^dmesg=//p' "$result" 2> /dev/null || true)
+	if [ -z "$status" ] || ! read -r p f s < <(parse_totals "$out"); then
+		count 0 1 0
+		summaries+=("kernel $k ($krel) under lockdown=integrity: FAILED (vm-run exit $vrc; see $LH_LOGS/$krel.lockdown.log)")
+		return 0
+	fi
+	# lockdown.sh skips when the kernel is not locked down: here that is a failure.
+	if [ "$s" != 0 ] || [ "$p" = 0 ]; then
+		f=$((f + 1))
+	fi
+	count "$p" "$f" 0
+	if [ "$dmesg_state" = clean ]; then
+		count 1 0 0
+	else
+		count 0 1 0
+	fi
+	summaries+=("kernel $k ($krel) under lockdown=integrity: selftests pass:$p fail:$f skip:$s; dmesg $dmesg_state")
 }
 
 # main - parse options, prepare the host, test every kernel, print the summary
@@ -327,7 +385,7 @@ main() {
 		echo "0 passed, 1 failed, 0 skipped"
 		exit 1
 	fi
-	# shellcheck source=scripts/kernels.sh
+	# shellcheck source=./kernels.sh disable=SC1091 # sourced for lh_kernel_is_built_flavour only
 	. "$LH_SCRIPTS/kernels.sh"
 	trap stop_kernel_builds EXIT
 	start_kernel_builds "$kernels"
