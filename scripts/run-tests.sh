@@ -213,6 +213,20 @@ run_dkms_tests() {
 	summaries+=("dkms: $p passed, $f failed (see $log)")
 }
 
+# result_field - print the value of KEY in a vm-run.sh NAME.result file (empty if it has none)
+result_field() {
+	sed -n "s/^$2=//p" "$1" 2> /dev/null || true
+}
+
+# count_dmesg - count a guest's dmesg check as one test: "clean" passes
+count_dmesg() {
+	if [ "$1" = clean ]; then
+		count 1 0 0
+	else
+		count 0 1 0
+	fi
+}
+
 # parse_totals - print "pass fail skip" from the last top-level KTAP "# Totals:" line of a file
 parse_totals() {
 	local line
@@ -276,10 +290,10 @@ test_kernel() {
 		"${vmopts[@]}" "${envs[@]}" "$k" -- sh ./run.sh || vrc=$?
 
 	local out=$LH_LOGS/$LH_KREL.out result=$LH_LOGS/$LH_KREL.result verdict dmesg_state boot_s
-	verdict=$(sed -n 's/^verdict=//p' "$result" 2>/dev/null || true)
-	dmesg_state=$(sed -n 's/^dmesg=//p' "$result" 2>/dev/null || true)
-	status=$(sed -n 's/^status=//p' "$result" 2>/dev/null || true)
-	boot_s=$(sed -n 's/^boot_s=//p' "$result" 2>/dev/null || true)
+	verdict=$(result_field "$result" verdict)
+	dmesg_state=$(result_field "$result" dmesg)
+	status=$(result_field "$result" status)
+	boot_s=$(result_field "$result" boot_s)
 	if [ -z "$status" ]; then
 		# The guest never reached or never finished the command: that kernel failed as a whole.
 		booted_all=0
@@ -297,11 +311,7 @@ test_kernel() {
 		extra="$extra (no '# Totals:' line in $out; run.sh exited $status)"
 	fi
 	count "$p" "$f" "$s"
-	if [ "$dmesg_state" = clean ]; then
-		count 1 0 0
-	else
-		count 0 1 0
-	fi
+	count_dmesg "$dmesg_state"
 	summaries+=("kernel $k ($LH_KREL): build ok; selftests pass:$p fail:$f skip:$s$extra; dmesg $dmesg_state; boot ${boot_s:-?}s")
 	test_lockdown "$k" "$LH_KREL" "$LH_KDIR" "$src" "$timeout"
 }
@@ -339,8 +349,8 @@ test_lockdown() {
 		--cwd "$src/selftests" --append lockdown=integrity "${envs[@]}" "$k" -- sh ./run.sh || vrc=$?
 	out=$LH_LOGS/$krel.lockdown.out
 	result=$LH_LOGS/$krel.lockdown.result
-	status=$(sed -n 's/^status=//p' "$result" 2> /dev/null || true)
-	dmesg_state=$(sed -n 's/^dmesg=//p' "$result" 2> /dev/null || true)
+	status=$(result_field "$result" status)
+	dmesg_state=$(result_field "$result" dmesg)
 	if [ -z "$status" ] || ! read -r p f s < <(parse_totals "$out"); then
 		count 0 1 0
 		summaries+=("kernel $k ($krel) under lockdown=integrity: FAILED (vm-run exit $vrc; see $LH_LOGS/$krel.lockdown.log)")
@@ -351,11 +361,7 @@ test_lockdown() {
 		f=$((f + 1))
 	fi
 	count "$p" "$f" 0
-	if [ "$dmesg_state" = clean ]; then
-		count 1 0 0
-	else
-		count 0 1 0
-	fi
+	count_dmesg "$dmesg_state"
 	summaries+=("kernel $k ($krel) under lockdown=integrity: selftests pass:$p fail:$f skip:$s; dmesg $dmesg_state")
 }
 
