@@ -12,6 +12,7 @@
 #                   two are built from source by scripts/build-kernel.sh when not cached, ~7-10 min each)
 #   --quick         pass LH_QUICK=1 to the selftests (they may shorten their workloads)
 #   --full-debug    run every selftest on 7.3-rt-debug too (about an hour there; see LH_DEBUG_TESTS)
+#   --all-tests     run LH_FORMAT_TESTS on every packaged kernel, not only on LH_FORMAT_KERNELS
 #   --timeout S     per-kernel VM timeout (default: $LH_VM_TIMEOUT or 1200)
 #
 # Steps:
@@ -45,6 +46,10 @@
 # --full-debug is given, it runs LH_DEBUG_TESTS, the tests that drive every probe and control path
 # (the input-validation and stress tests it skips run the same module code on the five other
 # kernels, one of them with lockdep; scripts/stress.sh runs the stress tests on it).
+# LH_FORMAT_TESTS (input parsing, output format, the lh tool) run on LH_FORMAT_KERNELS (6.1, the oldest
+# kernel, and 6.12-preempt, the one with every type and lockdep) unless --all-tests or LH_TESTS is
+# given: the module code they drive is the same on every kernel, and on 2 cores CI's 90 minutes do not
+# hold them on all six next to the rest.
 # Output: a summary line per kernel, then the last line "N passed, N failed, N skipped".
 # Exit status: 0 only if nothing failed and every kernel booted.
 # Logs: build/logs/R.build.log, R.log (serial console), R.out (selftest output), R.dmesg, R.result;
@@ -57,6 +62,8 @@ LH_TOP=$(cd "$LH_SCRIPTS/.." && pwd)
 LH_BUILD=$LH_TOP/build
 LH_LOGS=$LH_BUILD/logs
 LH_DEBUG_TESTS=${LH_DEBUG_TESTS:-"tree.sh wakeup_pid.sh timer_pid.sh critical_sections.sh threshold_events.sh counters.sh kmemleak.sh"}
+LH_FORMAT_TESTS=${LH_FORMAT_TESTS:-"empty_format.sh invalid_input.sh fuzz_input.sh lh_tool.sh"}
+LH_FORMAT_KERNELS=${LH_FORMAT_KERNELS:-"6.1 6.12-preempt"}
 
 # Totals over all kernels and host tests.
 total_pass=0
@@ -227,6 +234,14 @@ count_dmesg() {
 	fi
 }
 
+# tests_without MAKEFILE LIST - print the TEST_PROGS of MAKEFILE, in order, minus the tests in LIST
+tests_without() {
+	awk -v skip=" $2 " '/^TEST_PROGS[ \t]*[:+]?=/ {
+		sub(/^[^=]*=/, "")
+		for (i = 1; i <= NF; i++) if (index(skip, " " $i " ") == 0) printf "%s%s", (n++ ? " " : ""), $i
+	} END { print "" }' "$1"
+}
+
 # parse_totals - print "pass fail skip" from the last top-level KTAP "# Totals:" line of a file
 parse_totals() {
 	local line
@@ -274,6 +289,9 @@ test_kernel() {
 	elif [ "$k" = 7.3-rt-debug ] && [ "$full_debug" = 0 ]; then
 		envs+=(--env "LH_TESTS=$LH_DEBUG_TESTS")
 		extra=" (LH_DEBUG_TESTS subset; --full-debug runs all)"
+	elif [ "$all_tests" = 0 ] && [[ " $LH_FORMAT_KERNELS " != *" $k "* ]]; then
+		envs+=(--env "LH_TESTS=$(tests_without "$src/selftests/Makefile" "$LH_FORMAT_TESTS")")
+		extra=" (without LH_FORMAT_TESTS, run on $LH_FORMAT_KERNELS; --all-tests runs them)"
 	fi
 	[ -f "$src/selftests/lh_load_test.ko" ] && envs+=(--env "LH_LOAD_TEST_MODULE=$src/selftests/lh_load_test.ko")
 	local setting
@@ -369,12 +387,14 @@ test_lockdown() {
 main() {
 	local kernels=${LH_KERNELS:-6.1 6.1-rt 6.12 6.12-rt 6.12-preempt 7.3-rt-debug} quick=0 timeout=${LH_VM_TIMEOUT:-1200} k t0
 	full_debug=0
+	all_tests=0
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--kernels) kernels=$2; shift 2 ;;
 		--kernels=*) kernels=${1#--kernels=}; shift ;;
 		--quick) quick=1; shift ;;
 		--full-debug) full_debug=1; shift ;;
+		--all-tests) all_tests=1; shift ;;
 		--timeout) timeout=$2; shift 2 ;;
 		-h | --help) sed -n '3,/^$/s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
 		*) die "unknown argument $1 (see --help)" ;;

@@ -15,7 +15,10 @@
 #     the sleeper's own (its clock_gettime after the wakeup minus the
 #     deadline), per sample, so on the same samples the histogram's
 #     maximum, minimum and average are <= the sleeper's max_us, min_us and
-#     avg_us (both truncate to whole us; same clock, CLOCK_MONOTONIC);
+#     avg_us (both truncate to whole us; same clock, CLOCK_MONOTONIC). An
+#     expiry the module did not count (its deadline passed while the
+#     sleeper armed it, so it interrupted the sleeper itself) leaves a
+#     subset of the sleeper's samples: then only the maxima compare;
 #  3. max_latency-CPU1 names it: pid, priority 80, timeroffset == latency,
 #     comm rt_sleeper.
 
@@ -53,18 +56,27 @@ c1=$(sl_total $H 1)
 lh_case_end one_sample_per_expiry
 
 lh_case_begin
-if [ "$total" = "$(sl_field "$tid" loops)" ] && [ "$c1" = "$total" ]; then
-	for f in Maximum:max_us Minimum:min_us Average:avg_us; do
+loops=$(sl_field "$tid" loops)
+if [ "$c1" != "$total" ] || [ "$total" -gt "$loops" ]; then
+	lh_err "$total samples ($c1 on CPU 1) for $loops expiries: cannot compare"
+else
+	stats="Maximum:max_us Minimum:min_us Average:avg_us"
+	if [ "$total" -lt "$loops" ]; then
+		# A deadline that passed while the sleeper was arming its timer
+		# expires before it sleeps and interrupts the sleeper itself, which
+		# is not counted: the samples are a subset of the sleeper's own,
+		# and only the maximum of a subset is bounded by the whole's.
+		stats="Maximum:max_us"
+		lh_diag "$total samples for $loops expiries ($(sl_field "$tid" overruns) overruns): comparing the maximum only"
+	fi
+	for f in $stats; do
 		ours=$(sl_hist_field $H 1 "${f%%:*}")
 		own=$(sl_field "$tid" "${f#*:}")
 		[ "$ours" -le "$own" ] 2>/dev/null ||
 			lh_err "${f%%:*} missed offset $ours us > the sleeper's own ${f#*:} $own us"
 	done
-	lh_case_end never_later_than_the_sleeper_saw_itself
-else
-	lh_err "sample count $total differs from the sleeper's loops: cannot compare"
-	lh_case_end never_later_than_the_sleeper_saw_itself
 fi
+lh_case_end never_later_than_the_sleeper_saw_itself
 
 lh_case_begin
 if sl_maxrec $H 1 && [ -z "$MR_NONE" ]; then
