@@ -35,6 +35,12 @@
  * preemption); an interrupt arriving during a probe is not measured.
  *
  * Clock: local_clock(), consistent on one CPU, which is all a section needs.
+ *
+ * Every probe runs with interrupts or preemption off (the tracepoints fire
+ * after the disable and before the enable), so the CPU cannot change under
+ * it: the raw per-CPU accessors are exact, and they spare debug kernels the
+ * DEBUG_PREEMPT check of each this_cpu_ptr()/smp_processor_id() on the
+ * hottest path of the module.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -90,7 +96,7 @@ static const enum lh_hist_id lh_off_hist[LH_NR_OFF] = {
 };
 
 /* lh_section_open - start timing unless a section is open already */
-static void lh_section_open(struct lh_section *s, u64 now_ns)
+static __always_inline void lh_section_open(struct lh_section *s, u64 now_ns)
 {
 	if (s->open)
 		return;
@@ -101,8 +107,8 @@ static void lh_section_open(struct lh_section *s, u64 now_ns)
 }
 
 /* lh_section_close - stop timing and file (and trace) the sample, if a section was open */
-static void lh_section_close(struct lh_section *s, enum lh_hist_id id,
-			     u64 now_ns)
+static __always_inline void lh_section_close(struct lh_section *s,
+					     enum lh_hist_id id, u64 now_ns)
 {
 	int cpu;
 	s64 lat_us;
@@ -110,7 +116,7 @@ static void lh_section_close(struct lh_section *s, enum lh_hist_id id,
 	if (!s->open)
 		return;
 	s->open = false;
-	cpu = smp_processor_id();
+	cpu = raw_smp_processor_id();
 	lat_us = div_s64((s64)(now_ns - s->start_ns), LH_NSEC_PER_USEC);
 	lh_hist_record(lh_hist_cpu(id, cpu), lat_us);
 	if (lh_counting())
@@ -122,13 +128,13 @@ static void lh_section_close(struct lh_section *s, enum lh_hist_id id,
  * lh_sections_enter - this CPU's sections, or NULL in NMI or when nested
  * in our own probe; callers run with preemption or interrupts disabled
  */
-static struct lh_sections_cpu *lh_sections_enter(void)
+static __always_inline struct lh_sections_cpu *lh_sections_enter(void)
 {
 	struct lh_sections_cpu *sc;
 
 	if (in_nmi())
 		return NULL;
-	sc = this_cpu_ptr(&lh_sections_cpus);
+	sc = raw_cpu_ptr(&lh_sections_cpus);
 	if (sc->busy)
 		return NULL;
 	sc->busy = true;
@@ -137,14 +143,14 @@ static struct lh_sections_cpu *lh_sections_enter(void)
 }
 
 /* lh_sections_leave - end of a probe */
-static void lh_sections_leave(struct lh_sections_cpu *sc)
+static __always_inline void lh_sections_leave(struct lh_sections_cpu *sc)
 {
 	barrier();
 	sc->busy = false;
 }
 
 /* lh_went_off - @what went off: open its section, and "both" if the other is off */
-static void lh_went_off(enum lh_off what)
+static __always_inline void lh_went_off(enum lh_off what)
 {
 	struct lh_sections_cpu *sc = lh_sections_enter();
 	u64 now_ns;
@@ -159,7 +165,7 @@ static void lh_went_off(enum lh_off what)
 }
 
 /* lh_came_on - @what came back on: close its section and "both" */
-static void lh_came_on(enum lh_off what)
+static __always_inline void lh_came_on(enum lh_off what)
 {
 	struct lh_sections_cpu *sc = lh_sections_enter();
 	u64 now_ns;

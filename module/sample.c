@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sample.c - the step from a probe to the histogram engine for the types
- * that name a victim and a culprit.
+ * sample.c - the out-of-line half of filing a sample of the types that
+ * name a victim and a culprit (include/latency_hist/sample.h has the inline
+ * half the probes run for every sample).
  *
  * The probes have live task pointers; the engine (hist.c) must not see
  * them (it is also built in user space, and a record outlives the tasks).
@@ -11,7 +12,6 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 
-#include <latency_hist/events.h>
 #include <latency_hist/sample.h>
 
 /* lh_task_info_fill - copy what a max record keeps of a task */
@@ -24,16 +24,24 @@ static void lh_task_info_fill(struct lh_task_info *info, struct task_struct *t)
 	info->comm[TASK_COMM_LEN - 1] = '\0';
 }
 
-/*
- * lh_sample_record_max - build the max record of a sample that beat the CPU's
- * maximum; out of line, so that the common path does not set up (and
- * zero-initialise) an 80-byte record it does not need
+/**
+ * lh_sample_record_max() - keep a sample that beat the CPU's maximum
+ * @h:              the CPU histogram
+ * @lat_us:         the latency in microseconds
+ * @timeroffset_us: the timer part of @lat_us
+ * @victim:         the task that waited
+ * @culprit:        the task that ran meanwhile
+ * @now_ns:         CLOCK_MONOTONIC at the end of the window
+ *
+ * Out of line, so that the common path does not set up (and zero-initialise)
+ * an 80-byte record it does not need.
+ *
+ * Context: probe context, any; @victim and @culprit must be alive.
  */
-static noinline void lh_sample_record_max(struct lh_hist_cpu *h, s64 lat_us,
-					  s64 timeroffset_us,
-					  struct task_struct *victim,
-					  struct task_struct *culprit,
-					  u64 now_ns)
+noinline void lh_sample_record_max(struct lh_hist_cpu *h, s64 lat_us,
+				   s64 timeroffset_us,
+				   struct task_struct *victim,
+				   struct task_struct *culprit, u64 now_ns)
 {
 	struct lh_max_record rec;
 
@@ -44,30 +52,4 @@ static noinline void lh_sample_record_max(struct lh_hist_cpu *h, s64 lat_us,
 	lh_task_info_fill(&rec.victim, victim);
 	lh_task_info_fill(&rec.culprit, culprit);
 	lh_hist_record_max(h, &rec);
-}
-
-/**
- * lh_sample_record() - count one sample, keep it if it is a new maximum,
- * trace it and apply the threshold
- * @id:             the histogram
- * @cpu:            the CPU it is filed under
- * @lat_us:         the latency in microseconds
- * @timeroffset_us: the timer part of @lat_us (0 for wakeup)
- * @victim:         the task that waited
- * @culprit:        the task that ran meanwhile
- * @now_ns:         CLOCK_MONOTONIC at the end of the window
- *
- * Context: probe context, any; @victim and @culprit must be alive.
- */
-void lh_sample_record(enum lh_hist_id id, int cpu, s64 lat_us,
-		      s64 timeroffset_us, struct task_struct *victim,
-		      struct task_struct *culprit, u64 now_ns)
-{
-	struct lh_hist_cpu *h = lh_hist_cpu(id, cpu);
-
-	lh_hist_record(h, lat_us);
-	if (unlikely(lh_hist_beats_max(h, lat_us)))
-		lh_sample_record_max(h, lat_us, timeroffset_us, victim,
-				     culprit, now_ns);
-	lh_sample_out(id, cpu, lat_us, timeroffset_us, victim, culprit);
 }

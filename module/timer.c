@@ -60,21 +60,13 @@ struct lh_praecox {
 	s64 armed_ns;		/* the timer base's time when it was armed */
 };
 
-/* struct lh_timer_offset - a missed offset waiting for its wakeup */
-struct lh_timer_offset {
-	struct task_struct *task;	/* identity only: never dereferenced */
-	pid_t pid;
-	s64 offset_us;
-};
-
 /* Set once at init, before anything is hooked. */
 static enum hrtimer_restart (*lh_hrtimer_wakeup)(struct hrtimer *timer);
 
 static struct lh_praecox lh_praecox_table[LH_PRAECOX_SLOTS];
 static atomic_t lh_praecox_used;	/* slots in use: 0 keeps expiry cheap */
 
-/* Written and read only by the owning CPU with interrupts off. */
-static DEFINE_PER_CPU(struct lh_timer_offset, lh_timer_offsets);
+DEFINE_PER_CPU(struct lh_timer_offset, lh_timer_offsets);
 
 /* lh_is_sleeper - is this the timer of a sleeping task? */
 static bool lh_is_sleeper(struct hrtimer *timer)
@@ -213,24 +205,6 @@ static void notrace lh_probe_hrtimer_expire_exit(void *data,
 	if (READ_ONCE(off->task))
 		WRITE_ONCE(off->task, NULL);
 	preempt_enable_notrace();
-}
-
-/**
- * lh_timer_offset_take() - the missed timer offset that woke @p, if any
- * @p: a task being woken
- *
- * Context: sched_waking on the CPU that runs the waking timer, interrupts
- * off (hrtimer_wakeup() -> try_to_wake_up() under p->pi_lock).
- * Return: the offset in us, or 0 if @p was not woken by a counted late timer.
- */
-s64 lh_timer_offset_take(struct task_struct *p)
-{
-	struct lh_timer_offset *off = this_cpu_ptr(&lh_timer_offsets);
-
-	if (READ_ONCE(off->task) != p || off->pid != p->pid)
-		return 0;
-	WRITE_ONCE(off->task, NULL);
-	return off->offset_us;
 }
 
 /* Hooked in this order: start first, so no armed-in-the-past timer is missed. */

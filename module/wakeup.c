@@ -26,7 +26,15 @@
  * are held (the task pointer is an identity, checked with the pid, never
  * dereferenced later); the sharedprio flag belongs to one tracked wakeup and
  * dies with it; the comparison is with the target CPU's running task, not
- * the waker; and there is no global lock, only one raw lock per target CPU.
+ * the waker; and there is no global lock, only one lock per target CPU.
+ *
+ * That lock is an arch_spinlock_t taken inline with raw interrupt
+ * disabling, as the trace core's clocks and max-latency buffers do: the
+ * out-of-line raw_spin_lock_irqsave()/unlock pair and its preempt-count and
+ * lockdep bookkeeping cost as much as the rest of the waker's work
+ * (Documentation/performance.rst). It is held for a few loads and stores,
+ * never together with another lock of ours, and nothing inside it can fire
+ * a tracepoint or sleep, on PREEMPT_RT too.
  *
  * Clock: ktime_get_mono_fast_ns() (CLOCK_MONOTONIC), consistent across CPUs,
  * so a wakeup started on one CPU and ended on another is never negative or
@@ -37,6 +45,7 @@
 #include <linux/math64.h>
 #include <linux/mm_types.h>
 #include <linux/percpu.h>
+#include <linux/irqflags.h>
 #include <linux/sched.h>
 #include <linux/sched/prio.h>
 #include <linux/spinlock.h>
@@ -65,18 +74,41 @@ struct lh_wakeup {
 /*
  * struct lh_wakeup_cpu - wakeup state of one target CPU
  * @lock:      guards @tracked; wakers on any CPU, this CPU's sched_switch and
- *             sched_migrate_task take it, never together with another CPU's
+ *             sched_migrate_task take it (lh_wakeup_lock()), never together
+ *             with another CPU's
  * @tracked:   the wakeup waiting to run here (task == NULL: none)
  * @curr_prio: prio of the task running here; written only by this CPU's
  *             sched_switch, read locklessly by wakers
  */
 struct lh_wakeup_cpu {
-	raw_spinlock_t lock;
+	arch_spinlock_t lock;
 	struct lh_wakeup tracked;
 	int curr_prio;
 };
 
 static DEFINE_PER_CPU(struct lh_wakeup_cpu, lh_wakeup_cpus);
+
+/*
+ * lh_wakeup_lock - take @wc's lock from any context: interrupts go off
+ * first, so an interrupt's wakeup on this CPU cannot spin on a lock its
+ * own CPU holds
+ */
+static __always_inline unsigned long lh_wakeup_lock(struct lh_wakeup_cpu *wc)
+{
+	unsigned long flags;
+
+	raw_local_irq_save(flags);
+	arch_spin_lock(&wc->lock);
+	return flags;
+}
+
+/* lh_wakeup_unlock - release what lh_wakeup_lock() took */
+static __always_inline void lh_wakeup_unlock(struct lh_wakeup_cpu *wc,
+					     unsigned long flags)
+{
+	arch_spin_unlock(&wc->lock);
+	raw_local_irq_restore(flags);
+}
 
 /* lh_task_prio - a task's prio as a competitor; the idle task competes with none */
 static int lh_task_prio(struct task_struct *t)
@@ -121,27 +153,43 @@ static bool lh_wakeup_wanted(pid_t pid, int prio)
 	return pid_filter ? pid == pid_filter : prio < MAX_RT_PRIO;
 }
 
-/* lh_wakeup_start - sched_waking/sched_wakeup_new: a task becomes runnable */
-static void lh_wakeup_start(struct task_struct *p)
+/*
+ * lh_wakeup_rival - a wakee the pid filter does not follow: if it has the
+ * followed one's priority, that one now shares it
+ */
+static noinline void lh_wakeup_rival(struct lh_wakeup_cpu *wc,
+				     struct task_struct *p)
+{
+	unsigned long flags;
+
+	if (!READ_ONCE(wc->tracked.task) ||
+	    p->prio != READ_ONCE(wc->tracked.prio))
+		return;
+	flags = lh_wakeup_lock(wc);
+	if (wc->tracked.task && p->prio == wc->tracked.prio)
+		wc->tracked.sharedprio = true;
+	lh_wakeup_unlock(wc, flags);
+}
+
+/*
+ * lh_wakeup_start - sched_waking/sched_wakeup_new: a task becomes runnable;
+ * inline in both probes, the start of every followed wakeup
+ */
+static __always_inline void lh_wakeup_start(struct task_struct *p)
 {
 	struct lh_wakeup_cpu *wc = per_cpu_ptr(&lh_wakeup_cpus, task_cpu(p));
 	pid_t pid_filter = lh_pid(LH_SW_WAKEUP);
 	struct lh_wakeup w;
 	unsigned long flags;
 
-	if (pid_filter && p->pid != pid_filter) {
-		/* Not followed, but an equal-priority rival of the one that is. */
-		if (READ_ONCE(wc->tracked.task) &&
-		    p->prio == READ_ONCE(wc->tracked.prio)) {
-			raw_spin_lock_irqsave(&wc->lock, flags);
-			if (wc->tracked.task && p->prio == wc->tracked.prio)
-				wc->tracked.sharedprio = true;
-			raw_spin_unlock_irqrestore(&wc->lock, flags);
+	if (pid_filter) {
+		if (p->pid != pid_filter) {
+			lh_wakeup_rival(wc, p);
+			return;
 		}
+	} else if (p->prio >= MAX_RT_PRIO) {
 		return;
 	}
-	if (!pid_filter && p->prio >= MAX_RT_PRIO)
-		return;
 
 	w.task = p;
 	w.pid = p->pid;
@@ -151,9 +199,9 @@ static void lh_wakeup_start(struct task_struct *p)
 			    lh_timer_offset_take(p) : 0;
 	w.start_ns = ktime_get_mono_fast_ns();
 
-	raw_spin_lock_irqsave(&wc->lock, flags);
+	flags = lh_wakeup_lock(wc);
 	lh_wakeup_offer(wc, &w, pid_filter);
-	raw_spin_unlock_irqrestore(&wc->lock, flags);
+	lh_wakeup_unlock(wc, flags);
 	/* Only the tracked wakee's window matters; it is the last one offered. */
 	if (lh_counting() && READ_ONCE(wc->tracked.task) == p)
 		lh_pmu_wakeup_start(p);
@@ -185,18 +233,18 @@ static void notrace lh_probe_sched_migrate_task(void *data,
 	if (READ_ONCE(src->tracked.task) != p || task_cpu(p) == dest_cpu)
 		return;
 
-	raw_spin_lock_irqsave(&src->lock, flags);
+	flags = lh_wakeup_lock(src);
 	w = src->tracked;
 	if (w.task == p && w.pid == p->pid)
 		src->tracked.task = NULL;
-	raw_spin_unlock_irqrestore(&src->lock, flags);
+	lh_wakeup_unlock(src, flags);
 	if (w.task != p || w.pid != p->pid)
 		return;
 
 	dst = per_cpu_ptr(&lh_wakeup_cpus, dest_cpu);
-	raw_spin_lock_irqsave(&dst->lock, flags);
+	flags = lh_wakeup_lock(dst);
 	lh_wakeup_offer(dst, &w, lh_pid(LH_SW_WAKEUP));
-	raw_spin_unlock_irqrestore(&dst->lock, flags);
+	lh_wakeup_unlock(dst, flags);
 }
 
 /*
@@ -204,26 +252,22 @@ static void notrace lh_probe_sched_migrate_task(void *data,
  * exclusive-priority one also goes, with its timer's missed offset added,
  * into timerandwakeup
  */
-static void lh_wakeup_record(const struct lh_wakeup *w, int cpu,
-			     struct task_struct *prev,
-			     struct task_struct *next, u64 now_ns)
+static __always_inline void lh_wakeup_record(u64 start_ns, s64 timer_offset_us,
+					     bool sharedprio, int cpu,
+					     struct task_struct *prev,
+					     struct task_struct *next,
+					     u64 now_ns)
 {
-	s64 lat_us = div_s64((s64)(now_ns - w->start_ns), LH_NSEC_PER_USEC);
+	s64 lat_us = div_s64((s64)(now_ns - start_ns), LH_NSEC_PER_USEC);
+	enum lh_hist_id id = sharedprio ? LH_HIST_WAKEUP_SHAREDPRIO :
+					  LH_HIST_WAKEUP;
 
-	if (w->sharedprio) {
-		lh_sample_record(LH_HIST_WAKEUP_SHAREDPRIO, cpu, lat_us, 0,
-				 next, prev, now_ns);
-		if (lh_counting())
-			lh_pmu_wakeup_file(LH_HIST_WAKEUP_SHAREDPRIO, lat_us,
-					   next);
-		return;
-	}
-	lh_sample_record(LH_HIST_WAKEUP, cpu, lat_us, 0, next, prev, now_ns);
+	lh_sample_record(id, cpu, lat_us, 0, next, prev, now_ns);
 	if (lh_counting())
-		lh_pmu_wakeup_file(LH_HIST_WAKEUP, lat_us, next);
-	if (lh_switch_enabled(LH_SW_TIMERANDWAKEUP))
+		lh_pmu_wakeup_file(id, lat_us, next);
+	if (!sharedprio && lh_switch_enabled(LH_SW_TIMERANDWAKEUP))
 		lh_sample_record(LH_HIST_TIMERANDWAKEUP, cpu,
-				 w->timer_offset_us + lat_us, w->timer_offset_us,
+				 timer_offset_us + lat_us, timer_offset_us,
 				 next, prev, now_ns);
 }
 
@@ -237,17 +281,24 @@ static noinline void lh_wakeup_switch(struct lh_wakeup_cpu *wc, int cpu,
 				      struct task_struct *next)
 {
 	struct lh_wakeup *cur = &wc->tracked;
-	struct lh_wakeup done = { };
+	/* What an ended wakeup needs, copied out in scalars (no stack record). */
+	u64 start_ns = 0;
+	s64 timer_offset_us = 0;
+	bool ended = false, sharedprio = false;
+	int prio = 0;
 	/* Before the lock: waiting for it is our time, not the wakee's. */
 	u64 now_ns = ktime_get_mono_fast_ns();
 
-	raw_spin_lock(&wc->lock);
+	/* Interrupts are off: the plain lock is lh_wakeup_lock() here. */
+	arch_spin_lock(&wc->lock);
 	if (!cur->task) {
 		/* taken meanwhile by a migration */
 	} else if (next == cur->task && next->pid == cur->pid) {
-		if (lh_task_prio(prev) == cur->prio)
-			cur->sharedprio = true;
-		done = *cur;
+		ended = true;
+		start_ns = cur->start_ns;
+		timer_offset_us = cur->timer_offset_us;
+		prio = cur->prio;
+		sharedprio = cur->sharedprio || lh_task_prio(prev) == prio;
 		cur->task = NULL;
 	} else if (prev == cur->task || lh_task_prio(next) < cur->prio) {
 		/* it was running already, or a more important task went first */
@@ -255,10 +306,11 @@ static noinline void lh_wakeup_switch(struct lh_wakeup_cpu *wc, int cpu,
 	} else if (lh_task_prio(next) == cur->prio) {
 		cur->sharedprio = true;
 	}
-	raw_spin_unlock(&wc->lock);
+	arch_spin_unlock(&wc->lock);
 
-	if (done.task && lh_wakeup_wanted(done.pid, done.prio))
-		lh_wakeup_record(&done, cpu, prev, next, now_ns);
+	if (ended && lh_wakeup_wanted(next->pid, prio))
+		lh_wakeup_record(start_ns, timer_offset_us, sharedprio, cpu,
+				 prev, next, now_ns);
 }
 
 /* lh_probe_sched_switch - end of a wakeup, or a reason to drop or share it */
@@ -267,13 +319,17 @@ static void notrace lh_probe_sched_switch(void *data, bool preempt,
 					  struct task_struct *next,
 					  unsigned int prev_state)
 {
-	/* The scheduler calls this with interrupts off, on the switching CPU. */
-	int cpu = smp_processor_id();
-	struct lh_wakeup_cpu *wc = per_cpu_ptr(&lh_wakeup_cpus, cpu);
+	/*
+	 * The scheduler calls this with interrupts off, on the switching CPU:
+	 * the per-CPU operations below are single instructions there.
+	 */
+	__this_cpu_write(lh_wakeup_cpus.curr_prio, lh_task_prio(next));
+	if (__this_cpu_read(lh_wakeup_cpus.tracked.task)) {
+		int cpu = smp_processor_id();
 
-	WRITE_ONCE(wc->curr_prio, lh_task_prio(next));
-	if (READ_ONCE(wc->tracked.task))
-		lh_wakeup_switch(wc, cpu, prev, next);
+		lh_wakeup_switch(per_cpu_ptr(&lh_wakeup_cpus, cpu), cpu, prev,
+				 next);
+	}
 }
 
 /* Hooked in this order; sched_switch first so no started wakeup is missed. */
@@ -292,7 +348,7 @@ static void lh_wakeup_clear(void)
 	for_each_possible_cpu(cpu) {
 		struct lh_wakeup_cpu *wc = per_cpu_ptr(&lh_wakeup_cpus, cpu);
 
-		raw_spin_lock_init(&wc->lock);
+		wc->lock = (arch_spinlock_t)__ARCH_SPIN_LOCK_UNLOCKED;
 		memset(&wc->tracked, 0, sizeof(wc->tracked));
 		wc->curr_prio = LH_PRIO_NONE;
 	}

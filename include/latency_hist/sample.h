@@ -6,13 +6,47 @@
 #ifndef LH_SAMPLE_H
 #define LH_SAMPLE_H
 
+#include <linux/compiler.h>
 #include <linux/sched.h>
 #include <linux/types.h>
 
 #include <latency_hist/control.h>
+#include <latency_hist/events.h>
+#include <latency_hist/hist.h>
 
-void lh_sample_record(enum lh_hist_id id, int cpu, s64 lat_us,
-		      s64 timeroffset_us, struct task_struct *victim,
-		      struct task_struct *culprit, u64 now_ns);
+void lh_sample_record_max(struct lh_hist_cpu *h, s64 lat_us,
+			  s64 timeroffset_us, struct task_struct *victim,
+			  struct task_struct *culprit, u64 now_ns);
+
+/**
+ * lh_sample_record() - count one sample, keep it if it is a new maximum,
+ * trace it and apply the threshold
+ * @id:             the histogram
+ * @cpu:            the CPU it is filed under
+ * @lat_us:         the latency in microseconds
+ * @timeroffset_us: the timer part of @lat_us (0 for wakeup)
+ * @victim:         the task that waited
+ * @culprit:        the task that ran meanwhile
+ * @now_ns:         CLOCK_MONOTONIC at the end of the window
+ *
+ * Inline in the probes (a call would cost a sixth of the wakeup path, see
+ * Documentation/performance.rst); the rare new maximum is out of line.
+ *
+ * Context: probe context, any; @victim and @culprit must be alive.
+ */
+static __always_inline void lh_sample_record(enum lh_hist_id id, int cpu,
+					     s64 lat_us, s64 timeroffset_us,
+					     struct task_struct *victim,
+					     struct task_struct *culprit,
+					     u64 now_ns)
+{
+	struct lh_hist_cpu *h = lh_hist_cpu(id, cpu);
+
+	lh_hist_record(h, lat_us);
+	if (unlikely(lh_hist_beats_max(h, lat_us)))
+		lh_sample_record_max(h, lat_us, timeroffset_us, victim,
+				     culprit, now_ns);
+	lh_sample_out(id, cpu, lat_us, timeroffset_us, victim, culprit);
+}
 
 #endif /* LH_SAMPLE_H */
