@@ -157,9 +157,9 @@ static bool lh_wakeup_wanted(pid_t pid, int prio)
  * lh_wakeup_rival - a wakee the pid filter does not follow: if it has the
  * followed one's priority, that one now shares it
  */
-static noinline void lh_wakeup_rival(struct lh_wakeup_cpu *wc,
-				     struct task_struct *p)
+static noinline void notrace lh_wakeup_rival(struct task_struct *p)
 {
+	struct lh_wakeup_cpu *wc = per_cpu_ptr(&lh_wakeup_cpus, task_cpu(p));
 	unsigned long flags;
 
 	if (!READ_ONCE(wc->tracked.task) ||
@@ -177,27 +177,29 @@ static noinline void lh_wakeup_rival(struct lh_wakeup_cpu *wc,
  */
 static __always_inline void lh_wakeup_start(struct task_struct *p)
 {
-	struct lh_wakeup_cpu *wc = per_cpu_ptr(&lh_wakeup_cpus, task_cpu(p));
 	pid_t pid_filter = lh_pid(LH_SW_WAKEUP);
+	struct lh_wakeup_cpu *wc;
 	struct lh_wakeup w;
 	unsigned long flags;
 
 	if (pid_filter) {
 		if (p->pid != pid_filter) {
-			lh_wakeup_rival(wc, p);
+			lh_wakeup_rival(p);
 			return;
 		}
 	} else if (p->prio >= MAX_RT_PRIO) {
 		return;
 	}
 
+	/* The clock first: less to keep in registers across the call. */
+	w.start_ns = ktime_get_mono_fast_ns();
 	w.task = p;
 	w.pid = p->pid;
 	w.prio = p->prio;
 	w.sharedprio = false;
 	w.timer_offset_us = lh_switch_enabled(LH_SW_TIMERANDWAKEUP) ?
 			    lh_timer_offset_take(p) : 0;
-	w.start_ns = ktime_get_mono_fast_ns();
+	wc = per_cpu_ptr(&lh_wakeup_cpus, task_cpu(p));
 
 	flags = lh_wakeup_lock(wc);
 	lh_wakeup_offer(wc, &w, pid_filter);
@@ -276,9 +278,10 @@ static __always_inline void lh_wakeup_record(u64 start_ns, s64 timer_offset_us,
  * it or mark it shared; out of line, so that the common switch with nothing
  * tracked costs the probe two stores and a load
  */
-static noinline void lh_wakeup_switch(struct lh_wakeup_cpu *wc, int cpu,
-				      struct task_struct *prev,
-				      struct task_struct *next)
+static noinline void notrace lh_wakeup_switch(struct lh_wakeup_cpu *wc,
+					      int cpu,
+					      struct task_struct *prev,
+					      struct task_struct *next)
 {
 	struct lh_wakeup *cur = &wc->tracked;
 	/* What an ended wakeup needs, copied out in scalars (no stack record). */
