@@ -45,7 +45,9 @@
 # other kernels, too slow for the whole suite inside CI's 90 minutes: unless LH_TESTS is set or
 # --full-debug is given, it runs LH_DEBUG_TESTS, the tests that drive every probe and control path
 # (the input-validation and stress tests it skips run the same module code on the five other
-# kernels, one of them with lockdep; scripts/stress.sh runs the stress tests on it).
+# kernels, one of them with lockdep; scripts/stress.sh runs the stress tests on it). Each selftest
+# there may take LH_DEBUG_TEST_TIMEOUT seconds (default 1800) instead of selftests/settings' 600:
+# load_cycles.sh's 20 module load/unload cycles alone take about 10 minutes under KASAN and kmemleak.
 # LH_FORMAT_TESTS (input parsing, output format, the lh tool) run on LH_FORMAT_KERNELS (6.1, the oldest
 # kernel, and 6.12-preempt, the one with every type and lockdep) unless --all-tests or LH_TESTS is
 # given: the module code they drive is the same on every kernel, and on 2 cores CI's 90 minutes do not
@@ -64,6 +66,7 @@ LH_LOGS=$LH_BUILD/logs
 LH_DEBUG_TESTS=${LH_DEBUG_TESTS:-"tree.sh wakeup_pid.sh timer_pid.sh critical_sections.sh threshold_events.sh counters.sh kmemleak.sh"}
 LH_FORMAT_TESTS=${LH_FORMAT_TESTS:-"empty_format.sh invalid_input.sh fuzz_input.sh lh_tool.sh"}
 LH_FORMAT_KERNELS=${LH_FORMAT_KERNELS:-"6.1 6.12-preempt"}
+LH_DEBUG_TEST_TIMEOUT=${LH_DEBUG_TEST_TIMEOUT:-1800}
 
 # Totals over all kernels and host tests.
 total_pass=0
@@ -284,9 +287,14 @@ test_kernel() {
 
 	local -a envs=(--env "LH_MODULE=$src/latency_hist.ko" --env "LH_SELFTEST_DIR=$src/selftests"
 		--env "LH_QUICK=$quick")
+	if [ "$k" = 7.3-rt-debug ]; then
+		envs+=(--env "LH_TEST_TIMEOUT=$LH_DEBUG_TEST_TIMEOUT")
+	fi
 	if [ -n "${LH_TESTS:-}" ]; then
 		envs+=(--env "LH_TESTS=$LH_TESTS")
-	elif [ "$k" = 7.3-rt-debug ] && [ "$full_debug" = 0 ]; then
+	elif [ "$k" = 7.3-rt-debug ] && [ "$full_debug" = 1 ]; then
+		extra=" (--full-debug: every selftest)"
+	elif [ "$k" = 7.3-rt-debug ]; then
 		envs+=(--env "LH_TESTS=$LH_DEBUG_TESTS")
 		extra=" (LH_DEBUG_TESTS subset; --full-debug runs all)"
 	elif [ "$all_tests" = 0 ] && [[ " $LH_FORMAT_KERNELS " != *" $k "* ]]; then
