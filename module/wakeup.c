@@ -45,10 +45,10 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/irqflags.h>
 #include <linux/math64.h>
 #include <linux/mm_types.h>
 #include <linux/percpu.h>
-#include <linux/irqflags.h>
 #include <linux/sched.h>
 #include <linux/sched/prio.h>
 #include <linux/spinlock.h>
