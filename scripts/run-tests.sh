@@ -11,7 +11,7 @@
 #   --kernels LIST  flavours, releases or build trees (default: $LH_KERNELS or all six flavours; the last
 #                   two are built from source by scripts/build-kernel.sh when not cached, ~7-10 min each)
 #   --quick         pass LH_QUICK=1 to the selftests (they may shorten their workloads)
-#   --full-debug    run every selftest on 7.3-rt-debug too (about an hour there; see LH_DEBUG_TESTS)
+#   --full-debug    run every selftest on 7.3-rt-debug (about two hours there; see LH_DEBUG_TESTS)
 #   --all-tests     run LH_FORMAT_TESTS on every packaged kernel, not only on LH_FORMAT_KERNELS
 #   --timeout S     per-kernel VM timeout (default: $LH_VM_TIMEOUT or 1200)
 #
