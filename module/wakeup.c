@@ -286,7 +286,7 @@ static __always_inline void lh_wakeup_record(u64 start_ns, s64 timer_offset_us,
 /*
  * lh_wakeup_switch - sched_switch on a CPU with a tracked wakeup: end it, drop
  * it or mark it shared; out of line, so that the common switch with nothing
- * tracked costs the probe two stores and a load
+ * tracked costs the probe one this-CPU store and one load
  */
 static noinline void notrace lh_wakeup_switch(struct lh_wakeup_cpu *wc,
 					      int cpu,
