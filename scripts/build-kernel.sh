@@ -166,16 +166,12 @@ src_version() {
 	local pkg=$1 ver
 	case $pkg in
 	linux-source-6.12)
-		if ! ver=$(dpkg-query -W -f '${db:Status-Status} ${Version}' "$pkg" 2>/dev/null) ||
-			[ "${ver%% *}" != installed ]; then
-			log "installing $pkg"
-			if [ "$(id -u)" = 0 ]; then set -- env; else set -- sudo -n env; fi
-			"$@" DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-				-o DPkg::Lock::Timeout=600 "$pkg" >&2 ||
-				die "apt-get install $pkg failed"
-			ver=$(dpkg-query -W -f '${db:Status-Status} ${Version}' "$pkg")
+		# bookworm's own package lists: downloaded and unpacked below, never installed
+		ver=$(apt-cache policy "$pkg" 2>/dev/null | awk '$1 == "Candidate:" { print $2 }')
+		if [ -z "$ver" ] || [ "$ver" = "(none)" ]; then
+			die "$pkg is not in this machine's apt lists (run: apt-get update)"
 		fi
-		echo "${ver#* }"
+		echo "$ver"
 		;;
 	linux-source-7.3)
 		bpo_setup
@@ -189,34 +185,30 @@ src_version() {
 # unpack_source PKG VERSION DIR - unpack the kernel source tree of PKG into DIR
 unpack_source() {
 	local pkg=$1 ver=$2 dir=$3 tarball deb tmp
-	case $pkg in
-	linux-source-6.12)
-		tarball=/usr/src/$pkg.tar.xz
-		[ -f "$tarball" ] || die "$tarball missing (is $pkg installed?)"
-		;;
-	linux-source-7.3)
-		# keep only the .deb of the version in use
-		deb=$BPO_DIR/debs/${pkg}_${ver//:/%3a}_all.deb
-		if [ ! -f "$deb" ]; then
-			rm -f "$BPO_DIR"/debs/*.deb
-			tmp=$(mktemp -d "$BPO_DIR/debs/dl.XXXXXX")
-			chown _apt "$tmp" 2>/dev/null || true
-			log "downloading $pkg $ver from $BPO_SUITE"
-			(cd "$tmp" && bpo_apt apt-get download "$pkg=$ver" >&2) || die "apt-get download $pkg=$ver failed"
-			mv "$tmp"/*.deb "$deb" || die "apt-get download $pkg=$ver produced no .deb"
-			rmdir "$tmp"
-		fi
-		tmp=$dir.deb
-		rm -rf "$tmp"
-		dpkg-deb -x "$deb" "$tmp" || die "dpkg-deb -x $deb failed"
-		tarball=$(find "$tmp/usr/src" -maxdepth 1 -name "$pkg.tar.*" | head -n 1)
-		[ -n "$tarball" ] || die "$deb has no /usr/src/$pkg.tar.*"
-		;;
-	esac
+	# keep only the .deb of the version in use
+	deb=$KBUILD_ROOT/debs/${pkg}_${ver//:/%3a}_all.deb
+	if [ ! -f "$deb" ]; then
+		mkdir -p "$KBUILD_ROOT/debs"
+		rm -f "$KBUILD_ROOT/debs/${pkg}"_*.deb
+		tmp=$(mktemp -d "$KBUILD_ROOT/debs/dl.XXXXXX")
+		chown _apt "$tmp" 2>/dev/null || true
+		log "downloading $pkg $ver"
+		case $pkg in
+		linux-source-7.3) (cd "$tmp" && bpo_apt apt-get download "$pkg=$ver" >&2) ;;
+		*) (cd "$tmp" && apt-get download -q "$pkg=$ver" >&2) ;;
+		esac || die "apt-get download $pkg=$ver failed"
+		mv "$tmp"/*.deb "$deb" || die "apt-get download $pkg=$ver produced no .deb"
+		rmdir "$tmp"
+	fi
+	tmp=$dir.deb
+	rm -rf "$tmp"
+	dpkg-deb -x "$deb" "$tmp" || die "dpkg-deb -x $deb failed"
+	tarball=$(find "$tmp/usr/src" -maxdepth 1 -name "$pkg.tar.*" | head -n 1)
+	[ -n "$tarball" ] || die "$deb has no /usr/src/$pkg.tar.*"
 	log "unpacking $tarball"
 	mkdir -p "$dir"
 	tar -xf "$tarball" -C "$dir" --strip-components=1 || die "cannot unpack $tarball"
-	[ -n "${tmp:-}" ] && rm -rf "$tmp"
+	rm -rf "$tmp"
 	[ -f "$dir/Makefile" ] || die "$tarball did not unpack to a kernel tree"
 }
 
