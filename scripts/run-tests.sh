@@ -16,7 +16,8 @@
 #   --timeout S     per-kernel VM timeout (default: $LH_VM_TIMEOUT or 1200)
 #
 # Steps:
-#   1. scripts/setup-host.sh KERNELS (installs packages and headers when something is missing)
+#   1. scripts/setup-host.sh KERNELS (installs the tools when something is missing; kernel images and
+#      headers are unpacked into the cache by scripts/kernels.sh, never installed)
 #   2. host unit tests, if selftests/unit/Makefile exists: `make -C selftests/unit run`, which must print
 #      "unit: N passed, N failed"
 #   2b. host tests of scripts/lh: `sh selftests/lh_tool/test_lh.sh`, which must print
@@ -35,7 +36,8 @@
 #      e. on a build tree with the lockdown LSM and module signing (6.12-preempt): a second boot with
 #         lockdown=integrity runs lockdown.sh with a copy of the module signed with the build's key
 #         (lh_load_test.ko stays unsigned and must be refused); its dmesg check is one more test
-#   5. scripts/test-dkms.sh for every tested kernel with installed headers: one test each
+#   5. scripts/test-dkms.sh for every tested packaged kernel, against the headers tree kernels.sh
+#      unpacked into the cache (dkms build --kernelsourcedir): one test each
 # LH_TESTS="a.sh b.sh" runs only those selftests (passed to run.sh in the guest).
 # LH_GUEST_ENV="NAME=VALUE ..." passes more settings to the selftests (scripts/stress.sh: durations);
 # LH_VM_SMP=N boots the guests with N CPUs (default 2).
@@ -215,7 +217,7 @@ stop_kernel_builds() {
 run_dkms_tests() {
 	local log=$LH_LOGS/dkms.log p f
 	[ "${#dkms_releases[@]}" -gt 0 ] || return 0
-	log "== dkms: add and build for ${dkms_releases[*]}"
+	log "== dkms: add and build for ${dkms_releases[*]%%=*}"
 	"$LH_SCRIPTS/test-dkms.sh" "${dkms_releases[@]}" > "$log" 2>&1 || true
 	p=$(grep -c '^ok dkms build' "$log" || true)
 	f=$((${#dkms_releases[@]} - p))
@@ -278,7 +280,9 @@ test_kernel() {
 		return 0
 	fi
 	count 1 0 0
-	[ -d "/lib/modules/$LH_KREL/build" ] && dkms_releases+=("$LH_KREL")
+	# dkms for the packaged kernels, against the headers kernels.sh unpacked (built trees have no
+	# headers package, and a rig's DKMS builds against installed headers: test-dkms.sh's default)
+	[ "$LH_KDIR" = "$LH_KROOT/usr/src/linux-headers-$LH_KREL" ] && dkms_releases+=("$LH_KREL=$LH_KDIR")
 	if [ ! -f "$src/selftests/run.sh" ]; then
 		count 0 1 0
 		summaries+=("kernel $k ($LH_KREL): build ok; selftests FAILED: selftests/run.sh is missing")
