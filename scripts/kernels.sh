@@ -48,31 +48,17 @@
 
 set -euo pipefail
 
-if [ -z "${LH_CACHE:-}" ]; then
-	# root (CI, the rig) shares one system cache; other users get their own
-	if [ "$(id -u)" = 0 ]; then LH_CACHE=/var/cache/latency-hist; else LH_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/latency-hist; fi
-fi
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 LH_FLAVOURS="6.1 6.1-rt 6.12 6.12-rt"
 LH_BUILT_FLAVOURS="6.12-preempt 7.3-rt-debug"
-LH_BUILD_KERNEL=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/build-kernel.sh
-
-# lh_kernel_die - print an error message and exit
-lh_kernel_die() {
-	echo "kernels.sh: error: $*" >&2
-	exit 1
-}
-
-# lh_kernel_log - print a progress message on stderr (stdout carries the results)
-lh_kernel_log() {
-	echo "kernels.sh: $*" >&2
-}
 
 # lh_kernel_meta_dep - print the versioned package a Debian metapackage depends on
 lh_kernel_meta_dep() {
 	local meta=$1 dep
 	dep=$(apt-cache depends "$meta" 2>/dev/null | awk '
 		$1 == "Depends:" && $2 ~ /^linux-(image|headers)-[0-9]/ && !found++ { print $2 }')
-	[ -n "$dep" ] || lh_kernel_die "apt-cache knows no metapackage $meta (run scripts/setup-host.sh, or apt-get update)"
+	[ -n "$dep" ] || die "apt-cache knows no metapackage $meta (run scripts/setup-host.sh, or apt-get update)"
 	echo "$dep"
 }
 
@@ -86,7 +72,7 @@ lh_kernel_newest_612() {
 		<(apt-cache pkgnames linux-headers-6.12. 2>/dev/null |
 			sed -n "s/^linux-headers-\(6\.12\.[0-9]*+deb12\)-$variant\$/\1/p" | sort -u) |
 		sort -V | tail -n 1)
-	[ -n "$ver" ] || lh_kernel_die "no linux-image-6.12.*+deb12-$variant-unsigned with matching headers in apt (is bookworm-security in the sources? run scripts/setup-host.sh)"
+	[ -n "$ver" ] || die "no linux-image-6.12.*+deb12-$variant-unsigned with matching headers in apt (is bookworm-security in the sources? run scripts/setup-host.sh)"
 	echo "$ver"
 }
 
@@ -107,8 +93,8 @@ lh_kernel_is_built_flavour() {
 lh_kernel_built_tree() {
 	local name=$1 how=$2 tree
 	if [ "$how" = build ]; then
-		tree=$(bash "$LH_BUILD_KERNEL" "$name" | sed -n 's/^kdir=//p') ||
-			lh_kernel_die "build-kernel.sh $name failed"
+		tree=$(bash "$LH_SCRIPTS/build-kernel.sh" "$name" | sed -n 's/^kdir=//p') ||
+			die "build-kernel.sh $name failed"
 	else
 		# The newest finished build in the cache, whatever its recipe.
 		tree=$(ls -td "$LH_CACHE/kbuild/$name"-*/.complete 2>/dev/null | head -n 1)
@@ -116,7 +102,7 @@ lh_kernel_built_tree() {
 		[ -n "$tree" ] && tree=$tree/build
 	fi
 	lh_kernel_is_tree "${tree:-/nonexistent}" ||
-		lh_kernel_die "$name is not built (run: scripts/build-kernel.sh $name)"
+		die "$name is not built (run: scripts/build-kernel.sh $name)"
 	echo "$tree"
 }
 
@@ -157,7 +143,7 @@ lh_kernel_resolve() {
 			img=linux-image-$rel
 		fi ;;
 	*)
-		lh_kernel_die "unknown kernel '$k' (flavours: $LH_FLAVOURS $LH_BUILT_FLAVOURS, a release like 6.12.117+deb12-amd64, or a build tree path)" ;;
+		die "unknown kernel '$k' (flavours: $LH_FLAVOURS $LH_BUILT_FLAVOURS, a release like 6.12.117+deb12-amd64, or a build tree path)" ;;
 	esac
 	case $rel in
 	*-unsigned) rel=${rel%-unsigned} ;;
@@ -190,7 +176,7 @@ lh_kernel_download() {
 	# apt-get download drops privileges to _apt when it can write the directory; let it.
 	chown _apt "$dir" 2>/dev/null || true
 	(cd "$dir" && apt-get download -q "$@" >&2) ||
-		lh_kernel_die "apt-get download $* failed: no network to the Debian mirror, or stale package lists (run: apt-get update)"
+		die "apt-get download $* failed: no network to the Debian mirror, or stale package lists (run: apt-get update)"
 }
 
 # lh_kernel_relink - make the absolute symlinks and the Makefile includes of an unpacked tree relative
@@ -214,7 +200,8 @@ lh_kernel_relink() {
 lh_kernel_unpack_image() {
 	local rel=$1 img=$2 root=$LH_CACHE/kernels/$1 tmp
 	[ -f "$root/.complete" ] && return 0
-	lh_kernel_log "fetching $img into $root"
+	lh_need_space "$LH_CACHE" 1024 "kernel $rel"
+	log "fetching $img into $root"
 	tmp=$root.tmp
 	rm -rf "$root" "$tmp"
 	lh_kernel_download "$tmp/dl" "$img"
@@ -230,10 +217,10 @@ lh_kernel_unpack_debs() {
 	mkdir -p "$root"
 	for deb in "$dir"/*.deb; do
 		[ -f "$deb" ] || continue
-		dpkg-deb -x "$deb" "$root" || lh_kernel_die "dpkg-deb -x $deb failed (disk full?)"
+		dpkg-deb -x "$deb" "$root" || die "dpkg-deb -x $deb failed (disk full?)"
 		n=$((n + 1))
 	done
-	[ "$n" -gt 0 ] || lh_kernel_die "apt-get download produced no .deb in $dir"
+	[ "$n" -gt 0 ] || die "apt-get download produced no .deb in $dir"
 	rm -rf "$dir"
 }
 
@@ -245,22 +232,22 @@ lh_kernel_unpack_headers() {
 	deps=$(lh_kernel_header_deps "$hdr")
 	case $deps in
 	*linux-kbuild-*) ;;
-	*) lh_kernel_die "apt-cache cannot say which linux-kbuild package $hdr needs (run: apt-get update)" ;;
+	*) die "apt-cache cannot say which linux-kbuild package $hdr needs (run: apt-get update)" ;;
 	esac
-	lh_kernel_log "fetching $hdr and ${deps//$'\n'/ } into $root"
+	log "fetching $hdr and ${deps//$'\n'/ } into $root"
 	rm -rf "$root/.headers.tmp" "$root"/usr/src/linux-headers-* "$root"/usr/src/linux-kbuild-* \
 		"$root"/usr/lib/linux-kbuild-*
 	# shellcheck disable=SC2086 # one package per word
 	lh_kernel_download "$root/.headers.tmp" "$hdr" $deps
 	lh_kernel_unpack_debs "$root/.headers.tmp" "$root"
 	lh_kernel_relink "$root"
-	[ -f "$root/usr/src/linux-headers-$rel/Makefile" ] || lh_kernel_die "$hdr has no usr/src/linux-headers-$rel"
+	[ -f "$root/usr/src/linux-headers-$rel/Makefile" ] || die "$hdr has no usr/src/linux-headers-$rel"
 	touch "$root/.headers-complete"
 }
 
 # lh_kernel_lock - hold an exclusive lock on one kernel release of the cache until this shell exits
 lh_kernel_lock() {
-	mkdir -p "$LH_CACHE/kernels" || lh_kernel_die "cannot create $LH_CACHE/kernels"
+	mkdir -p "$LH_CACHE/kernels" || die "cannot create $LH_CACHE/kernels"
 	exec 8> "$LH_CACHE/kernels/.$1.lock"
 	flock 8
 }
@@ -273,9 +260,9 @@ lh_kernel_finish_root() {
 		mkdir -p "$root/lib/modules"
 		ln -s "../../usr/lib/modules/$rel" "$root/lib/modules/$rel"
 	fi
-	[ -d "$root/lib/modules/$rel" ] || lh_kernel_die "$root has no lib/modules/$rel"
+	[ -d "$root/lib/modules/$rel" ] || die "$root has no lib/modules/$rel"
 	# The package's postinst normally runs depmod; we unpacked it, so run depmod ourselves.
-	depmod -b "$root" "$rel" || lh_kernel_die "depmod -b $root $rel failed"
+	depmod -b "$root" "$rel" || die "depmod -b $root $rel failed"
 	touch "$root/.complete"
 }
 
@@ -289,9 +276,9 @@ lh_kernel_tree_install() {
 	rm -rf "$root"
 	mkdir -p "$root/boot"
 	if grep -q '^CONFIG_MODULES=y' "$tree/.config" 2>/dev/null; then
-		lh_kernel_log "installing modules of $tree into $root"
+		log "installing modules of $tree into $root"
 		make -s -C "$tree" INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 DEPMOD=true modules_install >&2 ||
-			lh_kernel_die "make modules_install failed for $tree"
+			die "make modules_install failed for $tree"
 		rm -f "$root/lib/modules/$rel/build" "$root/lib/modules/$rel/source"
 	else
 		mkdir -p "$root/lib/modules/$rel"
@@ -303,8 +290,8 @@ lh_kernel_tree_install() {
 # lh_kernel_print - print the shell assignments describing an available kernel
 lh_kernel_print() {
 	local rel=$1 kdir=$2 root=$LH_CACHE/kernels/$1
-	[ -f "$root/boot/vmlinuz-$rel" ] || lh_kernel_die "$root/boot/vmlinuz-$rel missing"
-	[ -f "$kdir/Makefile" ] || lh_kernel_die "KDIR $kdir has no Makefile (headers not unpacked: run scripts/kernels.sh fetch $rel)"
+	[ -f "$root/boot/vmlinuz-$rel" ] || die "$root/boot/vmlinuz-$rel missing"
+	[ -f "$kdir/Makefile" ] || die "KDIR $kdir has no Makefile (headers not unpacked: run scripts/kernels.sh fetch $rel)"
 	printf 'LH_KREL=%q\nLH_VMLINUZ=%q\nLH_KMODDIR=%q\nLH_KDIR=%q\nLH_KROOT=%q\n' \
 		"$rel" "$root/boot/vmlinuz-$rel" "$root/lib/modules/$rel" "$kdir" "$root"
 }
@@ -326,6 +313,8 @@ lh_kernel_fetch() {
 	read -r rel img hdr < <(lh_kernel_resolve "$k") || exit 1
 	[ -n "$rel" ] || exit 1
 	if [ "$mode" = fetch ]; then
+		lh_path_is_kbuild_safe "$LH_CACHE" ||
+			die "kbuild cannot build in the cache $LH_CACHE (white space or special characters): set LH_CACHE to a plain path"
 		lh_kernel_lock "$rel"
 		lh_kernel_unpack_image "$rel" "$img"
 		lh_kernel_unpack_headers "$rel" "$hdr"
@@ -338,13 +327,13 @@ lh_kernel_main() {
 	local cmd=${1:-}
 	case $cmd in
 	flavours) echo "$LH_FLAVOURS $LH_BUILT_FLAVOURS" ;;
-	resolve) [ $# -eq 2 ] || lh_kernel_die "usage: kernels.sh resolve KERNEL"; lh_kernel_resolve "$2" ;;
+	resolve) [ $# -eq 2 ] || die "usage: kernels.sh resolve KERNEL"; lh_kernel_resolve "$2" ;;
 	release)
-		[ $# -eq 2 ] || lh_kernel_die "usage: kernels.sh release KERNEL"
+		[ $# -eq 2 ] || die "usage: kernels.sh release KERNEL"
 		if lh_kernel_is_tree "$2"; then cat "$2/include/config/kernel.release"; else
 			lh_kernel_resolve "$2" | awk '{ print $1 }'; fi ;;
-	fetch | info) [ $# -eq 2 ] || lh_kernel_die "usage: kernels.sh $cmd KERNEL"; lh_kernel_fetch "$2" "$cmd" ;;
-	*) lh_kernel_die "usage: kernels.sh {flavours|resolve|release|fetch|info} [KERNEL]" ;;
+	fetch | info) [ $# -eq 2 ] || die "usage: kernels.sh $cmd KERNEL"; lh_kernel_fetch "$2" "$cmd" ;;
+	*) die "usage: kernels.sh {flavours|resolve|release|fetch|info} [KERNEL]" ;;
 	esac
 }
 

@@ -20,10 +20,9 @@
 
 set -euo pipefail
 
-LH_SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# for lh_kernel_is_built_flavour (sourcing defines functions only)
 # shellcheck source=kernels.sh
-. "$LH_SCRIPTS/kernels.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/kernels.sh"
+LH_PROG=setup-host.sh
 
 # Debian packages the rig, the build and the in-guest tests need. gcc-12 and pahole are what Debian's
 # headers packages depend on (their Makefiles call gcc-12; 6.12's make BTF for modules with pahole).
@@ -31,26 +30,11 @@ LH_HOST_PACKAGES="qemu-system-x86 busybox-static cpio kmod xz-utils zstd gcc gcc
 libelf-dev libssl-dev pahole python3 debian-archive-keyring rt-tests trace-cmd linux-perf rtla sparse dkms gawk git tar
 coreutils util-linux gnuplot-nox"
 
-# die - print an error and exit
-die() {
-	echo "setup-host.sh: error: $*" >&2
-	exit 1
-}
-
-# log - print a progress message
-log() {
-	echo "setup-host.sh: $*" >&2
-}
-
-# as_root - run a command as root (directly, or through sudo)
-as_root() {
-	if [ "$(id -u)" = 0 ]; then
-		"$@"
-	elif command -v sudo >/dev/null; then
-		sudo -n env DEBIAN_FRONTEND=noninteractive "$@"
-	else
-		die "need root to run: $*"
-	fi
+# apt_update - refresh apt's package lists
+apt_update() {
+	# apt-get update exits 0 when it cannot reach a mirror (it warns and keeps the old lists): the
+	# callers check that the lists know what they need.
+	lh_as_root apt-get update -q >&2 || die "apt-get update failed (apt says why above)"
 }
 
 # missing_packages - print the packages of the arguments that are not installed
@@ -84,10 +68,10 @@ main() {
 	# kernels.sh finds the kernel packages in apt's package lists; on a fresh machine they may be empty.
 	if ! kernels_resolve "${kernels[@]}"; then
 		log "apt cannot resolve the kernel packages yet: running apt-get update"
-		as_root apt-get update -q >&2 || die "apt-get update failed"
+		apt_update
 		updated=1
 		kernels_resolve "${kernels[@]}" ||
-			die "apt knows no packages for: ${kernels[*]} (see: scripts/kernels.sh resolve <kernel>)"
+			die "apt's package lists know no kernel packages for ${kernels[*]}: is there network to the Debian mirror (apt-get update warned above)? bookworm-security must be in /etc/apt/sources.list*"
 	fi
 	# shellcheck disable=SC2086 # word splitting of the package list is intended
 	mapfile -t missing < <(missing_packages $LH_HOST_PACKAGES)
@@ -96,12 +80,10 @@ main() {
 		return 0
 	fi
 	log "installing: ${missing[*]}"
-	if [ "$updated" = 0 ]; then
-		as_root apt-get update -q >&2 || die "apt-get update failed"
-	fi
-	as_root apt-get install -y -q --no-install-recommends -o Dpkg::Use-Pty=0 \
+	[ "$updated" = 1 ] || apt_update
+	lh_as_root apt-get install -y -q --no-install-recommends -o Dpkg::Use-Pty=0 \
 		-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold "${missing[@]}" >&2 ||
-		die "apt-get install failed for: ${missing[*]}"
+		die "apt-get install failed for: ${missing[*]} (apt says why above: network, disk space, or a broken package state)"
 	mapfile -t missing < <(missing_packages "${missing[@]}")
 	[ ${#missing[@]} -eq 0 ] || die "still not installed after apt-get install: ${missing[*]}"
 	log "done"
