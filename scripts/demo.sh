@@ -110,10 +110,11 @@ guest_main() {
 # host_main - set up, build for the kernel, boot it and run guest_main there
 host_main() {
 	local kernel=$1 loops=$2 pid_filter=$3 kinfo src blog
-	"$LH_SCRIPTS/setup-host.sh" "$kernel" || die "the set-up failed (see the message above)"
+	# setup-host.sh and kernels.sh say what went wrong and what to do themselves
+	"$LH_SCRIPTS/setup-host.sh" "$kernel" || exit 1
 	# shellcheck disable=SC2034 # set by eval of kernels.sh output
 	local LH_KREL LH_VMLINUZ LH_KMODDIR LH_KDIR LH_KROOT
-	kinfo=$("$LH_SCRIPTS/kernels.sh" fetch "$kernel") || die "cannot fetch kernel $kernel (see the message above)"
+	kinfo=$("$LH_SCRIPTS/kernels.sh" fetch "$kernel") || exit 1
 	eval "$kinfo"
 
 	src=$LH_TOP/build/$LH_KREL/demo-src

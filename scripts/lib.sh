@@ -45,7 +45,7 @@ lh_as_root() {
 	elif sudo -n true 2> /dev/null; then
 		sudo -n env DEBIAN_FRONTEND=noninteractive "$@"
 	else
-		die "installing packages needs root, and sudo wants a password but there is no terminal: run this as root, or run 'sudo -v' first"
+		die "installing packages needs root, and sudo asks for a password but there is no terminal to ask on: run this from a terminal, or as root"
 	fi
 }
 

@@ -254,7 +254,8 @@ main() {
 
 	# shellcheck disable=SC2034 # set by eval of kernels.sh output
 	local LH_KREL LH_VMLINUZ LH_KMODDIR LH_KDIR LH_KROOT kinfo
-	kinfo=$("$LH_SCRIPTS/kernels.sh" fetch "$kernel") || die "cannot get kernel $kernel (see the message above)"
+	# kernels.sh says what went wrong and what to do itself
+	kinfo=$("$LH_SCRIPTS/kernels.sh" fetch "$kernel") || exit 125
 	eval "$kinfo"
 	name=${name:-$LH_KREL}
 	mkdir -p "$logdir" || die "cannot create the log directory $logdir"
