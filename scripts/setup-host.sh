@@ -30,11 +30,14 @@ LH_HOST_PACKAGES="qemu-system-x86 busybox-static cpio kmod xz-utils zstd gcc gcc
 libelf-dev libssl-dev pahole python3 debian-archive-keyring rt-tests trace-cmd linux-perf rtla sparse dkms gawk git tar
 coreutils util-linux gnuplot-nox"
 
-# apt_update - refresh apt's package lists
+# apt_update - refresh apt's package lists; remember the first list it could not fetch in apt_failed
 apt_update() {
+	local out
 	# apt-get update exits 0 when it cannot reach a mirror (it warns and keeps the old lists): the
-	# callers check that the lists know what they need.
-	lh_as_root apt-get update -q >&2 || die "apt-get update failed (apt says why above)"
+	# callers check that the lists know what they need, and say why they may not.
+	out=$(lh_as_root apt-get update -q 2>&1) || { printf '%s\n' "$out" >&2; die "apt-get update failed (apt says why above)"; }
+	printf '%s\n' "$out" >&2
+	apt_failed=$(printf '%s\n' "$out" | sed -n 's/^W: Failed to fetch *//p' | head -n 1)
 }
 
 # missing_packages - print the packages of the arguments that are not installed
@@ -60,7 +63,7 @@ kernels_resolve() {
 # main - work out what is missing, then update and install only if needed
 main() {
 	local -a kernels=("$@") missing=()
-	local updated=0
+	local updated=0 apt_failed=""
 	[ ${#kernels[@]} -gt 0 ] || read -r -a kernels <<< "${LH_KERNELS:-6.1 6.1-rt 6.12 6.12-rt}"
 	command -v dpkg-query >/dev/null || die "this script needs a Debian system (dpkg-query not found)"
 	export DEBIAN_FRONTEND=noninteractive
@@ -70,8 +73,11 @@ main() {
 		log "apt cannot resolve the kernel packages yet: running apt-get update"
 		apt_update
 		updated=1
-		kernels_resolve "${kernels[@]}" ||
-			die "apt's package lists know no kernel packages for ${kernels[*]}: is there network to the Debian mirror (apt-get update warned above)? bookworm-security must be in /etc/apt/sources.list*"
+		if ! kernels_resolve "${kernels[@]}"; then
+			[ -z "$apt_failed" ] ||
+				die "no network to the package mirror: apt-get update could not fetch $apt_failed; check the network (or set a proxy in /etc/apt/apt.conf.d/) and run this again"
+			die "apt's package lists know no kernel packages for ${kernels[*]}: bookworm and bookworm-security must be in /etc/apt/sources.list*"
+		fi
 	fi
 	# shellcheck disable=SC2086 # word splitting of the package list is intended
 	mapfile -t missing < <(missing_packages $LH_HOST_PACKAGES)
