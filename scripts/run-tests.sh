@@ -220,7 +220,7 @@ start_kernel_builds() {
 		case " $1 " in *" $k "*) names="$names $k" ;; esac
 	done
 	[ -n "$names" ] || return 0
-	log "building${names# } in the background (build/logs/kbuild-*.log)"
+	log "building ${names# } in the background (build/logs/kbuild-*.log)"
 	# shellcheck disable=SC2016 # expanded by the inner shell
 	setsid nice -n 5 bash -c 'for k in $2; do
 			bash "$1/build-kernel.sh" "$k" > /dev/null 2> "$3/kbuild-$k.log" || true
