@@ -256,7 +256,7 @@ main() {
 	-h | --help) usage ;;
 	list) echo "$KNAMES"; exit 0 ;;
 	esac
-	local name=$1 pkg ver key hash d f t0 t1
+	local name=$1 pkg ver key hash d f t0 t1 t_src t_cfg
 	local -a frags
 	kernel_line "$name"
 	pkg=$PKG
@@ -301,6 +301,7 @@ main() {
 	printf '%s\n' "$key" > "$d/key"
 	for f in "${frags[@]}"; do cp "$f" "$d/fragments/"; done
 	unpack_source "$pkg" "$ver" "$d/src"
+	t_src=$(date +%s)
 
 	run_make "$d" tinyconfig || die "make tinyconfig failed"
 	(cd "$d/build" && "$d/src/scripts/kconfig/merge_config.sh" -m -O "$d/build" "$d/build/.config" "${frags[@]}" \
@@ -313,6 +314,8 @@ main() {
 
 	# `all` builds vmlinux, bzImage, the in-tree modules and Module.symvers: the O= tree is then a
 	# complete KDIR for external modules.
+	t_cfg=$(date +%s)
+	log "source ready in $((t_src - t0)) s, configured in $((t_cfg - t_src)) s; compiling"
 	run_make "$d" -j"$JOBS" all || die "kernel build failed (see $d/build.log)"
 	[ -f "$d/build/arch/x86/boot/bzImage" ] || die "no bzImage after the build"
 	[ -f "$d/build/Module.symvers" ] || die "no Module.symvers after the build"
@@ -326,7 +329,7 @@ main() {
 		echo "built=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	} > "$d/info"
 	touch "$d/.complete"
-	log "built $name in $((t1 - t0)) s"
+	log "built $name in $((t1 - t0)) s (compiling: $((t1 - t_cfg)) s)"
 
 	if [ "${LH_KBUILD_KEEP:-0}" != 1 ]; then
 		for f in "$KBUILD_ROOT/$name"-*; do
