@@ -21,6 +21,9 @@
  * kernel and the hardware. A wait behind a more important real-time task
  * is the system's priority design, not a latency, and is not filed
  * anywhere; a wait behind a task of equal priority goes to sharedprio.
+ * With a pid filter the user chose the thread, so none of its wakeups is
+ * dropped: one that waited behind a more important task goes to
+ * sharedprio, the priority-design histogram, too.
  * Every task that runs on the target CPU between the waking and the
  * switch-in is, at some switch of that CPU, either the task switched out
  * or the task switched in, so the switch probe compares both with the
@@ -83,7 +86,11 @@
 
 #define LH_PRIO_NONE	INT_MAX	/* the idle task: it competes with no wakee */
 
-/* struct lh_wakeup - one tracked wakeup */
+/*
+ * struct lh_wakeup - one tracked wakeup
+ * @chosen: the pid filter chose it: outranked, it goes to sharedprio
+ *          instead of being dropped
+ */
 struct lh_wakeup {
 	struct task_struct *task;	/* identity only: never dereferenced */
 	pid_t pid;
@@ -91,6 +98,7 @@ struct lh_wakeup {
 	u64 start_ns;
 	s64 timer_offset_us;	/* missed offset of the timer that woke it */
 	bool sharedprio;
+	bool chosen;
 };
 
 /*
@@ -159,14 +167,15 @@ static __always_inline bool lh_outranks(int prio, int wakee_prio)
 
 /*
  * lh_wakeup_meet - a task of @prio ran (or runs) on the CPU while @cur waits:
- * forget @cur if it was outranked, mark it shared at equal priority; caller
- * holds the lock and @cur->task is set
+ * forget @cur if it was outranked (a wakee the pid filter chose goes to
+ * sharedprio instead), mark it shared at equal priority; caller holds the
+ * lock and @cur->task is set
  */
 static __always_inline void lh_wakeup_meet(struct lh_wakeup *cur, int prio)
 {
-	if (lh_outranks(prio, cur->prio))
+	if (lh_outranks(prio, cur->prio) && !cur->chosen)
 		cur->task = NULL;
-	else if (prio == cur->prio)
+	else if (prio <= cur->prio)
 		cur->sharedprio = true;
 }
 
@@ -247,6 +256,7 @@ static __always_inline void lh_wakeup_start(struct task_struct *p)
 	w.pid = p->pid;
 	w.prio = p->prio;
 	w.sharedprio = false;
+	w.chosen = pid_filter != 0;
 	w.timer_offset_us = lh_switch_enabled(LH_SW_TIMERANDWAKEUP) ?
 			    lh_timer_offset_take(p) : 0;
 	wc = per_cpu_ptr(&lh_wakeup_cpus, task_cpu(p));

@@ -10,9 +10,11 @@
  * it) with the arguments the kernel would pass, in the order a scenario
  * names, the way bench/lh_probe_bench.c does for timing.
  *
- * At load it creates two kthreads on @cpu that never run before unload:
- * "lh_probe_a" (SCHED_FIFO 50) and "lh_probe_b" (SCHED_FIFO 1), the wakees
- * of the scenarios; their thread ids are in tid_a and tid_b. A scenario is
+ * At load it creates two kthreads on @cpu that run once and then sleep until
+ * unload: "lh_probe_a" (SCHED_FIFO 50) and "lh_probe_b" (SCHED_FIFO 1), the
+ * wakees of the scenarios (latency_hist follows a wakeup on task_cpu() of
+ * the wakee, so they must be on @cpu); their thread ids are in tid_a and
+ * tid_b. A scenario is
  * run by writing its name to run; it runs in a kthread bound to @cpu (the
  * SCHED_OTHER task the probes see as current), with preemption off (and
  * interrupts off around context switches), and the write returns when it
@@ -40,6 +42,7 @@
 
 #include <linux/completion.h>
 #include <linux/cpumask.h>
+#include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
@@ -261,7 +264,7 @@ MODULE_PARM_DESC(tid_b, "Thread id of wakee B, SCHED_FIFO 1 (read-only)");
 module_param_cb(run, &lh_pt_run_ops, NULL, 0200);
 MODULE_PARM_DESC(run, "Write a scenario name: nested_expiry, waking_a, switch_in_a");
 
-/* lh_pt_wakee_fn - a wakee's body: never runs before unload */
+/* lh_pt_wakee_fn - a wakee's body: sleep until unload */
 static int lh_pt_wakee_fn(void *unused)
 {
 	while (!kthread_should_stop())
@@ -269,10 +272,15 @@ static int lh_pt_wakee_fn(void *unused)
 	return 0;
 }
 
-/* lh_pt_wakee - create a wakee bound to @cpu, held until unload */
+/*
+ * lh_pt_wakee - create a wakee bound to @cpu, held until unload; it runs
+ * once, so that the scheduler moves it there (a new task sits on the CPU
+ * that forked it, whatever its affinity), and then sleeps for good
+ */
 static struct task_struct *lh_pt_wakee(const char *name, bool fifo_low)
 {
 	struct task_struct *t;
+	int tries;
 
 	t = kthread_create(lh_pt_wakee_fn, NULL, "%s", name);
 	if (IS_ERR(t))
@@ -283,7 +291,16 @@ static struct task_struct *lh_pt_wakee(const char *name, bool fifo_low)
 		sched_set_fifo_low(t);
 	else
 		sched_set_fifo(t);
-	return t;
+	wake_up_process(t);
+	for (tries = 0; tries < 1000; tries++) {
+		if (task_cpu(t) == lh_pt_cpu && !task_is_running(t))
+			return t;
+		msleep(1);
+	}
+	pr_err("%s did not go to sleep on CPU %d\n", name, lh_pt_cpu);
+	kthread_stop(t);
+	put_task_struct(t);
+	return ERR_PTR(-EAGAIN);
 }
 
 /* lh_pt_wakee_stop - end a wakee of lh_pt_wakee() */

@@ -37,7 +37,7 @@ sl_reset wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup
 sl_enable wakeup missed_timer_offsets timerandwakeup
 sl_probetest_run nested_expiry
 lh_expect_write_ok "$LH_DIR/enable/timerandwakeup" 0
-sl_show_totals wakeup missed_timer_offsets timerandwakeup
+sl_show_totals wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup
 sl_show_maxrecs timerandwakeup
 n=$(sl_total timerandwakeup 1)
 [ "$n" = 1 ] || lh_err "timerandwakeup/CPU1 holds $n samples, expected 1 (A's wakeup)"

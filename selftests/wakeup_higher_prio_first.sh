@@ -3,21 +3,24 @@
 # shellcheck disable=SC2119,SC2015,SC2086 # lh_load_or_bail takes optional parameters; A && B || C reports; word lists
 #
 # wakeup_higher_prio_first.sh - a wakeup overtaken by a more important task
-# produces no sample
+# is not a wakeup/ sample
 #
-# Proves (Documentation/latency_hist.rst, "If a more important task is
-# switched in first, the sample is dropped"): rt_sleeper -p 80,90 -c 1 runs a
-# SCHED_FIFO 80 and a SCHED_FIFO 90 thread on one grid on CPU 1, woken by the
-# same timer interrupt; the 90 one always runs first.
+# Proves (Documentation/latency_hist.rst, "What a sample means", "With a
+# pid filter"): rt_sleeper -p 80,90 -c 1 runs a SCHED_FIFO 80 and a
+# SCHED_FIFO 90 thread on one grid on CPU 1, woken by the same timer
+# interrupt; the 90 one always runs first.
 #
 #  1. pid filter on the FIFO 80 thread: every one of its L wakeups is
-#     overtaken, so wakeup + sharedprio hold none of its samples. Only an
-#     overrun of the 90 thread (it skips an instant, the 80 one wakes alone)
-#     can give one: total <= overruns + 1 (the boundary).
+#     overtaken, so wakeup/ holds none of its samples (only an overrun of
+#     the 90 thread, which then skips an instant and lets the 80 one wake
+#     alone, can give one: <= overruns + 1, the boundary); the pid filter
+#     chose it, so its overtaken wakeups are filed under sharedprio/ (the
+#     priority design): L +-1 over both, and the sharedprio max record
+#     names it with priority 80 and a more important culprit or none.
 #  2. pid filter on the FIFO 90 thread, same program: L +-1 samples, all in
 #     wakeup/ (nothing of equal priority on the way; the FIFO 80 wakee is
 #     less important), and the max record names it with priority 90. This
-#     shows run 1 had wakeups to drop.
+#     shows run 1 was overtaken by a thread it could see.
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -52,10 +55,19 @@ lh_case_begin
 run 1
 loops=$(sl_field "$tid" loops)
 [ "$loops" = $L ] || lh_err "the FIFO 80 thread did $loops loops, expected $L"
+excl=$(sl_total_all wakeup)
 total=$(sl_total_all wakeup wakeup/sharedprio)
-[ "$total" -le $((ov + 1)) ] ||
-	lh_err "$total samples of the FIFO 80 thread $tid (overruns $ov), expected none: the FIFO 90 one always ran first"
-lh_case_end overtaken_wakeups_produce_no_sample
+[ "$excl" -le $((ov + 1)) ] ||
+	lh_err "wakeup/ holds $excl samples of the FIFO 80 thread $tid (overruns $ov), expected none: the FIFO 90 one always ran first"
+sl_in_range "$total" $((L - 1)) $((L + 1)) ||
+	lh_err "wakeup + sharedprio hold $total samples of the pid-filtered FIFO 80 thread, expected $L +-1"
+if sl_maxrec wakeup/sharedprio 1 && [ -z "$MR_NONE" ]; then
+	[ "$MR_VPID" = "$tid" ] && [ "$MR_VPRIO" = 80 ] ||
+		lh_err "sharedprio/max_latency-CPU1 names $MR_VPID prio $MR_VPRIO, expected $tid prio 80"
+else
+	lh_err "sharedprio/max_latency-CPU1 has no record: '$MR_LINE'"
+fi
+lh_case_end overtaken_wakeups_are_not_exclusive_samples
 
 lh_case_begin
 run 2
