@@ -134,22 +134,6 @@ struct lh_pmu_stats_cpu {
 	struct lh_pmu_stats hist[LH_NR_HISTS];
 };
 
-#define LH_PMU_WINDOW_SECTION	"the section"
-#define LH_PMU_WINDOW_WAKEUP	\
-	"from the later of the waking on this CPU and its last context switch, to the switch-in"
-#define LH_PMU_WINDOW_TIMER	\
-	"from this CPU's last context switch to the late expiry"
-
-/* What each type's window covers, for the header of its counters file. */
-static const char *const lh_pmu_window[LH_NR_HISTS] = {
-	[LH_HIST_IRQSOFF]		= LH_PMU_WINDOW_SECTION,
-	[LH_HIST_PREEMPTOFF]		= LH_PMU_WINDOW_SECTION,
-	[LH_HIST_PREEMPTIRQSOFF]	= LH_PMU_WINDOW_SECTION,
-	[LH_HIST_WAKEUP]		= LH_PMU_WINDOW_WAKEUP,
-	[LH_HIST_WAKEUP_SHAREDPRIO]	= LH_PMU_WINDOW_WAKEUP,
-	[LH_HIST_MISSED_TIMER_OFFSETS]	= LH_PMU_WINDOW_TIMER,
-};
-
 /* Event names perf itself knows without a PMU directory. */
 static const struct lh_pmu_event lh_pmu_generic[] = {
 	{ "cycles",		PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
@@ -744,39 +728,33 @@ bool lh_counters_started(void)
 }
 
 /**
- * lh_counters_events_print() - the event set as one line, for a parameter
- * @buf: a PAGE_SIZE buffer
+ * lh_counters_events_print() - the event set, for counters/events or the
+ * counter_events parameter
+ * @buf:  the buffer
+ * @size: its size
+ * @sep:  '\n': one name a line; else the separator of one line
  *
  * Context: process context.
  * Return: the length written.
  */
-int lh_counters_events_print(char *buf)
+int lh_counters_events_print(char *buf, size_t size, char sep)
 {
 	int i, len = 0;
 
 	mutex_lock(&lh_pmu_lock);
-	for (i = 0; i < lh_pmu_set.nr; i++)
-		len += sysfs_emit_at(buf, len, "%s%s", i ? " " : "",
-				     lh_pmu_set.ev[i].name);
-	len += sysfs_emit_at(buf, len, "\n");
+	for (i = 0; i < lh_pmu_set.nr; i++) {
+		if (sep == '\n')
+			len += scnprintf(buf + len, size - len, "%s\n",
+					 lh_pmu_set.ev[i].name);
+		else
+			len += scnprintf(buf + len, size - len, "%s%c",
+					 lh_pmu_set.ev[i].name,
+					 i + 1 < lh_pmu_set.nr ? sep : '\n');
+	}
+	if (sep != '\n' && !lh_pmu_set.nr)
+		len += scnprintf(buf + len, size - len, "\n");
 	mutex_unlock(&lh_pmu_lock);
 	return len;
-}
-
-/**
- * lh_counters_events_show() - print the event set, one name per line
- * @m: the seq_file
- *
- * Context: process context.
- */
-void lh_counters_events_show(struct seq_file *m)
-{
-	int i;
-
-	mutex_lock(&lh_pmu_lock);
-	for (i = 0; i < lh_pmu_set.nr; i++)
-		seq_printf(m, "%s\n", lh_pmu_set.ev[i].name);
-	mutex_unlock(&lh_pmu_lock);
 }
 
 /* lh_pmu_state - what an event of @cpu is doing, for the status file */
@@ -921,7 +899,7 @@ int lh_counters_show(struct seq_file *m, enum lh_hist_id id)
 		return -ENOMEM;
 	mutex_lock(&lh_pmu_lock);
 	seq_printf(m, "# counters over %s windows: %s\n", lh_hist_types[id].name,
-		   lh_pmu_window[id]);
+		   lh_hist_types[id].window);
 	seq_printf(m, "# counting %s; events:", lh_pmu_on ? "on" : "off");
 	for (i = 0; i < lh_pmu_set.nr; i++)
 		seq_printf(m, " %s", lh_pmu_set.ev[i].name);
@@ -958,17 +936,6 @@ int lh_counters_show(struct seq_file *m, enum lh_hist_id id)
 void lh_counters_reset(enum lh_hist_id id)
 {
 	lh_pmu_stats_clear(id);
-}
-
-/**
- * lh_counters_cover() - does a type have counters over its windows?
- * @id: the histogram
- *
- * Context: any.
- */
-bool lh_counters_cover(enum lh_hist_id id)
-{
-	return lh_pmu_window[id];
 }
 
 /**

@@ -40,6 +40,10 @@ static int __init lh_init(void)
 {
 	int ret;
 
+	ret = lh_types_check();
+	if (ret)
+		return ret;
+
 	lh_tp_lookup();
 	ret = lh_preemptirq_init();
 	if (ret)

@@ -19,7 +19,7 @@
 #include <linux/seq_file.h>
 #include <linux/types.h>
 
-#include <latency_hist/control.h>
+#include <latency_hist/types.h>
 
 #define LH_PMU_MAX_EVENTS	8	/* events in one set */
 
@@ -56,16 +56,14 @@ void lh_pmu_wakeup_start(struct task_struct *p);
 void lh_pmu_wakeup_file(enum lh_hist_id id, s64 lat_us,
 			struct task_struct *next);
 
-bool lh_counters_cover(enum lh_hist_id id);
 int lh_counters_init(void);
 int lh_counters_start(void);
 void lh_counters_exit(void);
-int lh_counters_events_print(char *buf);
+int lh_counters_events_print(char *buf, size_t size, char sep);
 int lh_counters_enable_write(const char *buf);
 bool lh_counters_enabled(void);
 bool lh_counters_started(void);
 int lh_counters_events_write(const char *buf);
-void lh_counters_events_show(struct seq_file *m);
 void lh_counters_status_show(struct seq_file *m);
 int lh_counters_show(struct seq_file *m, enum lh_hist_id id);
 void lh_counters_reset(enum lh_hist_id id);

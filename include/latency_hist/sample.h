@@ -13,6 +13,7 @@
 #include <latency_hist/control.h>
 #include <latency_hist/events.h>
 #include <latency_hist/hist.h>
+#include <latency_hist/hist_mem.h>
 
 void lh_sample_record_max(struct lh_hist_cpu *h, s64 lat_us,
 			  s64 timeroffset_us, struct task_struct *victim,
