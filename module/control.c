@@ -492,12 +492,39 @@ bool lh_ctl_readable(enum lh_ctl_id ctl)
 	return lh_controls[ctl].show;
 }
 
+/* lh_status_needs - print "needs=" and the switches @sw needs, or "-" */
+static void lh_status_needs(struct seq_file *m, enum lh_switch_id sw)
+{
+	unsigned long needs = lh_switches[sw].needs;
+	const char *sep = "";
+	int need;
+
+	seq_puts(m, " needs=");
+	if (!needs)
+		seq_putc(m, '-');
+	for_each_set_bit(need, &needs, LH_NR_SWITCHES) {
+		seq_printf(m, "%s%s", sep, lh_switches[need].name);
+		sep = ",";
+	}
+}
+
+/* lh_status_slow - does @sw make every system call take the slow path? */
+static bool lh_status_slow(enum lh_switch_id sw)
+{
+	const struct lh_switch_ops *ops = lh_switches[sw].ops;
+
+	return ops && lh_tp_slows_syscalls(ops->probes, ops->nr_probes);
+}
+
 /**
  * lh_status_show() - print the status file
  * @m: the seq_file
  *
  * One line per histogram: name, available, enabled (its switch), bytes of
- * histogram memory held, and why it is unavailable if it is.
+ * histogram memory held; then its row: the switch that feeds it, the
+ * switches that one needs, whether its directory has the pid filter, max
+ * records and counters, whether its switch makes every system call take
+ * the slow path; and last why it is unavailable, if it is.
  *
  * Context: process context.
  */
@@ -509,9 +536,14 @@ void lh_status_show(struct seq_file *m)
 	for (id = 0; id < LH_NR_HISTS; id++) {
 		enum lh_switch_id sw = lh_hist_types[id].sw;
 
-		seq_printf(m, "%s available=%d enabled=%d bytes=%zu",
+		seq_printf(m, "%s available=%d enabled=%d bytes=%zu switch=%s",
 			   lh_hist_types[id].name, !lh_switch_reason[sw],
-			   lh_switch_on[sw], lh_hist_bytes(id));
+			   lh_switch_on[sw], lh_hist_bytes(id),
+			   lh_switches[sw].name);
+		lh_status_needs(m, sw);
+		seq_printf(m, " pid=%d max=%d counters=%d syscall_slow_path=%d",
+			   lh_hist_holds_pid(id), lh_hist_has(id, LH_T_MAX),
+			   !!lh_hist_types[id].window, lh_status_slow(sw));
 		if (lh_switch_reason[sw])
 			seq_printf(m, " reason=%s", lh_switch_reason[sw]);
 		seq_putc(m, '\n');

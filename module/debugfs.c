@@ -376,9 +376,7 @@ static void lh_create_hist_files(struct dentry *dir, enum lh_hist_id id)
 	if (lh_hist_types[id].window)
 		lh_file("counters", LH_MODE_RO, dir, lh_file_data(id, 0),
 			&counters_fops);
-	/* A switch's pid filter lives in the directory named as the switch. */
-	if (lh_switches[sw].has_pid &&
-	    !strcmp(lh_switches[sw].name, lh_hist_types[id].name))
+	if (lh_hist_holds_pid(id))
 		lh_ctl_file("pid", LH_MODE_RW, dir, LH_CTL_PID, sw);
 }
 

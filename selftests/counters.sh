@@ -96,10 +96,12 @@ lh_case_begin
 for f in enable events status; do
 	[ -e "$C/$f" ] || lh_err "counters/$f is missing"
 done
-for t in irqsoff preemptoff preemptirqsoff wakeup wakeup/sharedprio missed_timer_offsets; do
-	[ -r "$LH_DIR/$t/counters" ] || lh_err "$t/counters is missing"
+for t in $LH_HISTS; do
+	case " $LH_COUNTER_HISTS " in
+	*" $t "*) [ -r "$LH_DIR/$t/counters" ] || lh_err "$t/counters is missing" ;;
+	*) [ -e "$LH_DIR/$t/counters" ] && lh_err "$t/counters exists (status: counters=0)" ;;
+	esac
 done
-[ -e "$LH_DIR/timerandwakeup/counters" ] && lh_err "timerandwakeup/counters exists"
 lh_expect_content "$C/enable" "0"
 def=$(tr '\n' ' ' <"$C/events")
 case $def in

@@ -23,6 +23,7 @@
 #define LH_TYPES_H
 
 #include <linux/bits.h>
+#include <linux/string.h>
 #include <linux/types.h>
 
 struct lh_switch_ops;
@@ -84,6 +85,20 @@ extern const struct lh_switch lh_switches[LH_NR_SWITCHES];
 static inline bool lh_hist_has(enum lh_hist_id id, unsigned long flag)
 {
 	return lh_hist_types[id].flags & flag;
+}
+
+/**
+ * lh_hist_holds_pid() - does a histogram's directory hold its switch's pid
+ * filter? It lives in the directory named as the switch.
+ * @id: the histogram
+ *
+ * Context: any.
+ */
+static inline bool lh_hist_holds_pid(enum lh_hist_id id)
+{
+	const struct lh_switch *sw = &lh_switches[lh_hist_types[id].sw];
+
+	return sw->has_pid && !strcmp(sw->name, lh_hist_types[id].name);
 }
 
 #endif /* LH_TYPES_H */
