@@ -261,6 +261,40 @@ static void test_max_record(void)
 	check(!strcmp(print_max(&got),
 		      "77 1 487 (0) bad?comm? <- 0 -21 swapper/0 1.000000\n"),
 	      "a greater latency replaces it; timestamp rounds to the microsecond; control chars masked");
+
+	/* UTF-8 "caf\u00e9/\u00fc": bytes >= 0x80 pass whatever the signedness of char */
+	strcpy(rec.victim.comm, "caf\xc3\xa9/\xc3\xbc");
+	rec.latency_us = 488;
+	lh_hist_record_max(h, &rec);
+	lh_hist_get_max(h, &got);
+	check(!strcmp(print_max(&got),
+		      "77 1 488 (0) caf\xc3\xa9/\xc3\xbc <- 0 -21 swapper/0 1.000000\n"),
+	      "comm bytes from 0x80 up print as they are, as on every architecture");
+	free_hist(h);
+}
+
+/*
+ * test_reset_race - a sample that races a reset never leaves a max record
+ * the rows do not hold: while the buckets are being cleared no new record
+ * is taken
+ */
+static void test_reset_race(void)
+{
+	struct lh_hist_cpu *h = new_hist();
+	struct lh_max_record rec = { .valid = true, .latency_us = 500 };
+	struct lh_max_record got;
+
+	/* what a probe sees in the middle of lh_hist_cpu_reset() */
+	h->resetting = true;
+	lh_hist_record(h, 500);
+	lh_hist_record_max(h, &rec);
+	atomic64_set(&h->buckets[500], 0);	/* the reset reaches bucket 500 */
+	h->resetting = false;
+	lh_hist_get_max(h, &got);
+	check(!got.valid, "no max record is taken while a reset clears the buckets");
+	lh_hist_record_max(h, &rec);
+	lh_hist_get_max(h, &got);
+	check(got.valid && got.latency_us == 500, "after the reset records are taken again");
 	free_hist(h);
 }
 
@@ -392,6 +426,41 @@ static void test_summary(void)
 }
 
 /*
+ * huge_summary - the summary line of @n samples: all but n / 1000 at 5 us,
+ * the rest at 9000 us (0.1 %: p99.99 lies among them)
+ */
+static char *huge_summary(u64 n)
+{
+	static struct lh_hist_snapshot snap;
+
+	lh_hist_snapshot_clear(&snap);
+	snap.counts[5] = n - n / 1000;
+	snap.counts[9000] = n / 1000;
+	return summary_of(&snap, "all");
+}
+
+/*
+ * test_huge_counts - weeks of irqsoff on a large machine: the rank
+ * N * q wrapped above 1.8e15 samples and put p99.99 at 5 us
+ */
+static void test_huge_counts(void)
+{
+	char *line;
+
+	/* mean = (5 * 1998e12 + 9000 * 2e12) / 2e15 = 13.995 */
+	line = huge_summary(2000000000000000ULL);
+	check(!strcmp(line, "all 2000000000000000 5 14.00 5 5 5 5 9000 9000 0 0\n"),
+	      "summary: 2e15 samples, p99.99 is 9000 and the mean is exact");
+	free(line);
+
+	/* 2^63: n / 1000 = 9223372036854775; mean 5 + 8995 * 9223372036854775 / 2^63 */
+	line = huge_summary(1ULL << 63);
+	check(!strcmp(line, "all 9223372036854775808 5 13.99 5 5 5 5 9000 9000 0 0\n"),
+	      "summary: 2^63 samples, percentiles and mean do not wrap");
+	free(line);
+}
+
+/*
  * test_wide_counts - counts past 32 bits, as weeks of recording reach, are
  * kept and printed whole (a soak cannot get there under emulation)
  */
@@ -425,9 +494,11 @@ int main(void)
 	test_stats();
 	test_reset();
 	test_max_record();
+	test_reset_race();
 	test_concurrency();
 	test_summary();
 	test_wide_counts();
+	test_huge_counts();
 	printf("1..%d\n", nr_test);
 	printf("unit: %d passed, %d failed\n", nr_passed, nr_failed);
 	return nr_failed ? 1 : 0;
