@@ -28,7 +28,9 @@ preemptirqsoff preemptirqsoff - 0 0 1 0
 wakeup wakeup - 1 1 1 0
 wakeup/sharedprio wakeup - 0 1 1 0
 missed_timer_offsets missed_timer_offsets - 1 1 1 0
-timerandwakeup timerandwakeup wakeup,missed_timer_offsets 0 1 0 0"
+timerandwakeup timerandwakeup wakeup,missed_timer_offsets 0 1 0 0
+switchtime switchtime wakeup 0 1 0 1
+timerwakeupswitch timerwakeupswitch timerandwakeup,switchtime 0 1 0 0"
 
 D_DIR=drwxr-xr-x
 D_RO=-r--------
@@ -156,7 +158,7 @@ awk -v names="$LH_HISTS" '
 while IFS= read -r line; do
 	lh_err "$line"
 done <"$LH_TMP/diff"
-for h in wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup; do
+for h in wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup switchtime timerwakeupswitch; do
 	lh_available "$h" || lh_err "$h must be available on every kernel"
 done
 lh_case_end status_has_one_line_per_type_in_order

@@ -46,6 +46,7 @@ struct lh_switch_ops {
 extern const struct lh_switch_ops lh_wakeup_ops;
 extern const struct lh_switch_ops lh_timer_ops;
 extern const struct lh_switch_ops lh_preemptirq_ops;
+extern const struct lh_switch_ops lh_switchtime_ops;
 
 /* The controls, in the order load-time parameters are applied. */
 enum lh_ctl_id {

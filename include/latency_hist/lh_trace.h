@@ -7,7 +7,8 @@
  * its row in type_list.h, and its name, so that no tool needs a table of
  * them), CPU and latency,
  * and for the victim/culprit types the two tasks (the critical-section types
- * name the task that ran the section as the culprit and no victim). Like
+ * name the task that ran the section as the culprit and no victim; the
+ * switch types name the culprit from a copy taken at the switch-in). Like
  * every trace event it is a patched-out jump until someone enables it, so
  * the probes pay nothing for it by default; enabled, `trace-cmd record -e
  * latency_hist` and hist triggers see each sample.
@@ -25,14 +26,17 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 
+#include <latency_hist/hist.h>
 #include <latency_hist/types.h>
 
 TRACE_EVENT(lh_sample,
 
 	TP_PROTO(int type, int cpu, s64 latency_us, s64 timeroffset_us,
-		 struct task_struct *victim, struct task_struct *culprit),
+		 struct task_struct *victim, struct task_struct *culprit,
+		 const struct lh_task_info *culprit_copy),
 
-	TP_ARGS(type, cpu, latency_us, timeroffset_us, victim, culprit),
+	TP_ARGS(type, cpu, latency_us, timeroffset_us, victim, culprit,
+		culprit_copy),
 
 	TP_STRUCT__entry(
 		__field(int,	type)
@@ -61,9 +65,17 @@ TRACE_EVENT(lh_sample,
 			memcpy(__entry->victim_comm, victim->comm, TASK_COMM_LEN);
 		else
 			memset(__entry->victim_comm, 0, TASK_COMM_LEN);
-		__entry->culprit_pid = culprit->pid;
-		__entry->culprit_prio = culprit->prio;
-		memcpy(__entry->culprit_comm, culprit->comm, TASK_COMM_LEN);
+		if (culprit_copy) {
+			__entry->culprit_pid = culprit_copy->pid;
+			__entry->culprit_prio = culprit_copy->prio;
+			memcpy(__entry->culprit_comm, culprit_copy->comm,
+			       TASK_COMM_LEN);
+		} else {
+			__entry->culprit_pid = culprit->pid;
+			__entry->culprit_prio = culprit->prio;
+			memcpy(__entry->culprit_comm, culprit->comm,
+			       TASK_COMM_LEN);
+		}
 	),
 
 	TP_printk("type=%s cpu=%d latency_us=%lld timeroffset_us=%lld victim=%s:%d prio=%d culprit=%s:%d prio=%d",

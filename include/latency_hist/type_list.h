@@ -40,6 +40,10 @@ LH_SWITCH(MISSED_TIMER_OFFSETS, missed_timer_offsets, LH_PID, 0,
 	  &lh_timer_ops)
 LH_SWITCH(TIMERANDWAKEUP, timerandwakeup, LH_NO_PID,
 	  LH_NEED(WAKEUP) | LH_NEED(MISSED_TIMER_OFFSETS), NULL)
+LH_SWITCH(SWITCHTIME, switchtime, LH_NO_PID, LH_NEED(WAKEUP),
+	  &lh_switchtime_ops)
+LH_SWITCH(TIMERWAKEUPSWITCH, timerwakeupswitch, LH_NO_PID,
+	  LH_NEED(TIMERANDWAKEUP) | LH_NEED(SWITCHTIME), NULL)
 
 LH_HIST(IRQSOFF, "irqsoff", irqsoff, ROOT, PREEMPTIRQSOFF, 0,
 	LH_WINDOW_SECTION)
@@ -54,6 +58,10 @@ LH_HIST(MISSED_TIMER_OFFSETS, "missed_timer_offsets", missed_timer_offsets,
 	ROOT, MISSED_TIMER_OFFSETS, LH_T_MAX, LH_WINDOW_TIMER)
 LH_HIST(TIMERANDWAKEUP, "timerandwakeup", timerandwakeup, ROOT,
 	TIMERANDWAKEUP, LH_T_MAX, NULL)
+LH_HIST(SWITCHTIME, "switchtime", switchtime, ROOT, SWITCHTIME, LH_T_MAX,
+	NULL)
+LH_HIST(TIMERWAKEUPSWITCH, "timerwakeupswitch", timerwakeupswitch, ROOT,
+	TIMERWAKEUPSWITCH, LH_T_MAX, NULL)
 
 #undef LH_SWITCH
 #undef LH_HIST
