@@ -8,7 +8,8 @@
  * checked, shown and stored. Writers are serialized by the module's
  * parameter lock (kernel_param_lock(THIS_MODULE)), which sysfs already
  * holds around every parameter setter and lh_ctl_write() takes for debugfs
- * writes. Switch state and histogram memory also change under
+ * writes, except for counter_events, whose names are resolved in sysfs
+ * (counters.c serializes it). Switch state and histogram memory also change under
  * lh_control_lock, which the status reader takes; probes see the result
  * through lh_switch_enabled(), lh_pid() and lh_hist_cpu(), never a lock.
  *
@@ -60,10 +61,14 @@ struct lh_ctl_req {
  *             may run then)
  * @store:     act on a checked write
  * @show:      print the value and a newline into @buf; NULL: write-only
+ * @own_lock:  a debugfs write does not take the parameter lock: @store
+ *             reads sysfs (which holds kernfs locks that nest outside the
+ *             parameter lock) and serializes itself
  */
 struct lh_control {
 	const char *name;
 	size_t write_max;
+	bool own_lock;
 	u64 max;
 	int (*check)(int id, const struct lh_ctl_req *req);
 	int (*store)(int id, const struct lh_ctl_req *req);
@@ -353,6 +358,7 @@ static const struct lh_control lh_controls[LH_NR_CTLS] = {
 	},
 	[LH_CTL_COUNTER_EVENTS] = {
 		.name = "counter_events", .write_max = LH_EVENTS_WRITE_MAX,
+		.own_lock = true,
 		.store = lh_events_store, .show = lh_events_show,
 	},
 	[LH_CTL_ENABLE] = {
@@ -413,7 +419,7 @@ static int lh_ctl_write_locked(enum lh_ctl_id ctl, int id,
 	ret = lh_ctl_parse(c, id, req);
 	if (ret)
 		return ret;
-	switch (lh_ctl_state) {
+	switch (READ_ONCE(lh_ctl_state)) {
 	case LH_CTL_LOADING:
 		if (c->max || c->check)
 			return lh_ctl_remember(ctl, id, req->text);
@@ -443,7 +449,7 @@ int lh_ctl_write(enum lh_ctl_id ctl, int id, const char *text,
 	struct lh_ctl_req req = { .text = text, .flags = flags };
 	int ret;
 
-	if (flags & LH_CTL_PARAM)
+	if ((flags & LH_CTL_PARAM) || lh_controls[ctl].own_lock)
 		return lh_ctl_write_locked(ctl, id, &req);
 	kernel_param_lock(THIS_MODULE);
 	ret = lh_ctl_write_locked(ctl, id, &req);
@@ -596,7 +602,7 @@ int lh_control_start(void)
 	int ctl, id, ret = 0;
 
 	kernel_param_lock(THIS_MODULE);
-	lh_ctl_state = LH_CTL_LIVE;
+	WRITE_ONCE(lh_ctl_state, LH_CTL_LIVE);
 	for (ctl = 0; ctl < LH_NR_CTLS; ctl++) {
 		for (id = 0; id < LH_NR_HISTS; id++) {
 			char *text = lh_ctl_pending[ctl][id];
@@ -625,7 +631,7 @@ void lh_control_exit(void)
 	int sw, id;
 
 	kernel_param_lock(THIS_MODULE);
-	lh_ctl_state = LH_CTL_GONE;
+	WRITE_ONCE(lh_ctl_state, LH_CTL_GONE);
 	for (sw = LH_NR_SWITCHES - 1; sw >= 0; sw--)
 		lh_switch_off(sw);
 	mutex_lock(&lh_control_lock);

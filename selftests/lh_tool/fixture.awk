@@ -25,10 +25,10 @@
 
 BEGIN {
 	ncpus = 2
-	nhists = split("irqsoff preemptoff preemptirqsoff wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup", hists, " ")
+	nhists = split("irqsoff preemptoff preemptirqsoff wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup switchtime timerwakeupswitch", hists, " ")
 	for (i = 1; i <= nhists; i++) present[hists[i]] = 1
-	maxrec_types = " wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup "
-	nsw = split("preemptirqsoff wakeup missed_timer_offsets timerandwakeup", switches, " ")
+	maxrec_types = " wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup switchtime timerwakeupswitch "
+	nsw = split("preemptirqsoff wakeup missed_timer_offsets timerandwakeup switchtime timerwakeupswitch", switches, " ")
 	# q = qnum / 10000, so ranks are computed in integers
 	nq = split("5000 9000 9900 9990 9999", qnum, " ")
 	summary = 1
@@ -148,10 +148,11 @@ function switch_of(t) {
 # row_fields - the status fields of t's row in the module's type list
 function row_fields(t,    sw, needs) {
 	sw = switch_of(t)
-	needs = sw == "timerandwakeup" ? "wakeup,missed_timer_offsets" : "-"
-	return sprintf(" switch=%s needs=%s pid=%d max=%d counters=%d syscall_slow_path=0", sw, needs,
+	needs = sw == "timerandwakeup" ? "wakeup,missed_timer_offsets" : sw == "switchtime" ? "wakeup" : \
+	    sw == "timerwakeupswitch" ? "timerandwakeup,switchtime" : "-"
+	return sprintf(" switch=%s needs=%s pid=%d max=%d counters=%d syscall_slow_path=%d", sw, needs,
 	    t == "wakeup" || t == "missed_timer_offsets", index(maxrec_types, " " t " ") > 0,
-	    t != "timerandwakeup")
+	    t !~ /^(timerandwakeup|switchtime|timerwakeupswitch)$/, t == "switchtime")
 }
 
 # status_line - t's status line; an override without the row fields gets
