@@ -246,20 +246,26 @@ static int lh_threshold_show(int id, char *buf, size_t size,
 	return scnprintf(buf, size, "%llu\n", lh_threshold_us(id));
 }
 
-/* lh_type_reset - empty one histogram and its counter statistics */
-static void lh_type_reset(enum lh_hist_id id)
+/*
+ * lh_types_reset - empty the histograms of the types in @ids (exactly: see
+ * lh_hists_reset()) and their counter statistics
+ */
+static void lh_types_reset(unsigned long ids)
 {
+	int id;
+
 	mutex_lock(&lh_control_lock);
-	lh_hist_reset(id);
+	lh_hists_reset(ids);
 	mutex_unlock(&lh_control_lock);
-	lh_counters_reset(id);
+	for_each_set_bit(id, &ids, LH_NR_HISTS)
+		lh_counters_reset(id);
 }
 
 /* lh_reset_store - <type>/reset: non-zero resets, 0 does nothing */
 static int lh_reset_store(int id, const struct lh_ctl_req *req)
 {
 	if (req->val)
-		lh_type_reset(id);
+		lh_types_reset(BIT(id));
 	return 0;
 }
 
@@ -294,11 +300,11 @@ static int lh_reset_name_check(int unused, const struct lh_ctl_req *req)
 static int lh_reset_name_store(int unused, const struct lh_ctl_req *req)
 {
 	unsigned long ids = lh_reset_match(req->text);
-	int id;
 
-	for_each_set_bit(id, &ids, LH_NR_HISTS)
-		lh_type_reset(id);
-	return ids ? 0 : -EINVAL;
+	if (!ids)
+		return -EINVAL;
+	lh_types_reset(ids);
+	return 0;
 }
 
 /* lh_reset_name_show - a reset has no state: an empty line */

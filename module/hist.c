@@ -79,30 +79,38 @@ void lh_hist_cpu_init(struct lh_hist_cpu *h)
 }
 
 /**
- * lh_hist_cpu_reset() - empty one CPU histogram while probes may record into it
+ * lh_hist_cpu_reset_begin() - stop recording into one CPU histogram, to
+ * empty it
  * @h: the CPU histogram
  *
- * Buckets are cleared one atomic store at a time: a sample recorded
- * concurrently either lands before its bucket is cleared (and is forgotten
- * with the others) or after (and is kept). The max record must not outlive
- * a forgotten sample: it is cleared first, and no new one is taken until
- * every bucket is clear, so a racing sample may be kept in the rows without
- * a max record (the record then shows less than "#Maximum latency"), never
- * the reverse, which would name a maximum the histogram does not hold.
+ * A probe that starts after this records nothing into @h (neither its rows
+ * nor its max record) until lh_hist_cpu_reset_end(). The caller must wait
+ * for the probes already running (tracepoint_synchronize_unregister())
+ * before it calls lh_hist_cpu_reset_end(): then a reset is exact, every
+ * sample is either wholly before it (gone, max record included) or wholly
+ * after it, and the max record never names a sample the rows do not hold.
+ *
+ * Context: process context.
+ */
+void lh_hist_cpu_reset_begin(struct lh_hist_cpu *h)
+{
+	WRITE_ONCE(h->resetting, true);
+}
+
+/**
+ * lh_hist_cpu_reset_end() - empty one CPU histogram and record again
+ * @h: the CPU histogram, after lh_hist_cpu_reset_begin() and a wait for the
+ *     probes that were running then
+ *
  * Interrupts stay enabled except for the few stores under the lock, so a
  * reset adds no latency of its own.
  *
  * Context: process context.
  */
-void lh_hist_cpu_reset(struct lh_hist_cpu *h)
+void lh_hist_cpu_reset_end(struct lh_hist_cpu *h)
 {
 	unsigned long flags;
 	int i;
-
-	flags = lh_hist_lock(h);
-	h->resetting = true;
-	lh_max_clear(h);
-	lh_hist_unlock(h, flags);
 
 	for (i = 0; i < LH_NR_BUCKETS; i++)
 		atomic64_set(&h->buckets[i], 0);
@@ -110,8 +118,10 @@ void lh_hist_cpu_reset(struct lh_hist_cpu *h)
 	flags = lh_hist_lock(h);
 	lh_oor_clear(&h->below);
 	lh_oor_clear(&h->above);
-	h->resetting = false;
+	lh_max_clear(h);
 	lh_hist_unlock(h, flags);
+	/* Pairs with smp_load_acquire() in lh_hist_record(). */
+	smp_store_release(&h->resetting, false);
 }
 
 /**
@@ -138,8 +148,7 @@ void lh_hist_record_oor(struct lh_hist_cpu *h, s64 lat_us)
  * @h:   the CPU histogram
  * @rec: a complete record (valid set) of the sample just recorded
  *
- * Equal latencies keep the older record, as in the RT patch. While a reset
- * clears the buckets no record is taken (lh_hist_cpu_reset()).
+ * Equal latencies keep the older record, as in the RT patch.
  *
  * Context: any.
  */
@@ -148,7 +157,7 @@ void lh_hist_record_max(struct lh_hist_cpu *h, const struct lh_max_record *rec)
 	unsigned long flags;
 
 	flags = lh_hist_lock(h);
-	if (rec->latency_us > h->max_us && !h->resetting) {
+	if (rec->latency_us > h->max_us) {
 		h->max = *rec;
 		WRITE_ONCE(h->max_us, rec->latency_us);
 	}

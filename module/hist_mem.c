@@ -13,10 +13,12 @@
  * The callers (control.c) serialize every function here; probes and readers
  * only use lh_hist_cpu().
  */
+#include <linux/bitops.h>
 #include <linux/cpumask.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
+#include <linux/tracepoint.h>
 #include <linux/vmalloc.h>
 
 #include <latency_hist/hist_mem.h>
@@ -129,19 +131,33 @@ void lh_hist_free(enum lh_hist_id id)
 }
 
 /**
- * lh_hist_reset() - empty one type's histograms on every possible CPU
- * @id: the histogram (before its first enable there is nothing to empty)
+ * lh_hists_reset() - empty the histograms of the types in @ids on every
+ * possible CPU
+ * @ids: BIT(id) of each histogram (before its first enable there is
+ *       nothing to empty)
  *
- * Context: process context; probes may be recording meanwhile.
+ * Exact (hist.h): stop recording into them, wait once for the probes in
+ * flight, empty, record again.
+ *
+ * Context: process context; may sleep; probes may be recording meanwhile.
  */
-void lh_hist_reset(enum lh_hist_id id)
+void lh_hists_reset(unsigned long ids)
 {
-	int cpu;
+	int id, cpu;
 
-	if (!lh_hist_cpus[id])
-		return;
-	for_each_possible_cpu(cpu)
-		lh_hist_cpu_reset(lh_hist_cpus[id][cpu]);
+	for_each_set_bit(id, &ids, LH_NR_HISTS) {
+		if (!lh_hist_cpus[id])
+			continue;
+		for_each_possible_cpu(cpu)
+			lh_hist_cpu_reset_begin(lh_hist_cpus[id][cpu]);
+	}
+	tracepoint_synchronize_unregister();
+	for_each_set_bit(id, &ids, LH_NR_HISTS) {
+		if (!lh_hist_cpus[id])
+			continue;
+		for_each_possible_cpu(cpu)
+			lh_hist_cpu_reset_end(lh_hist_cpus[id][cpu]);
+	}
 }
 
 /**

@@ -37,7 +37,7 @@ PRIO=73
 TYPES="wakeup missed_timer_offsets timerandwakeup switchtime timerwakeupswitch"
 
 sl_setup
-lh_plan 6
+lh_plan 7
 lh_load_or_bail
 for t in $TYPES; do
 	lh_available $t || lh_skip_all "$t is not available here"
@@ -180,6 +180,10 @@ n=$(sl_total_all switchtime timerwakeupswitch)
 [ "$n" = 0 ] || lh_err "switchtime off: $n switchtime/timerwakeupswitch samples filed"
 [ "$(sl_total_all wakeup)" -gt 0 ] || lh_err "switchtime off: the sleeper's 20 wakeups filed nothing in wakeup/ either"
 lh_case_end only_switchtime_slows_system_calls_and_files_nothing_while_off
+
+lh_case_begin
+sl_check_invariants 0
+lh_case_end invariants_hold
 
 lh_unload_or_bail
 lh_case_dmesg_clean

@@ -21,9 +21,11 @@
  *    a traced irqsave/irqrestore pair would leave lockdep and the preemptirq
  *    tracepoints believing interrupts stayed off. It is held for a few
  *    stores and never nests.
- *  - A reset runs while probes record: a sample that races it is either
- *    kept in the rows or forgotten, and the max record never names a sample
- *    the rows forgot (see lh_hist_cpu_reset()).
+ *  - A reset stops recording into the histogram, waits for the probes in
+ *    flight, empties it and lets recording go on (lh_hist_cpu_reset_begin()
+ *    and _end()): every sample is wholly before it or wholly after it, and
+ *    the max record never names a sample the rows do not hold. Samples of
+ *    the few milliseconds a reset takes are not recorded.
  *  - Readers never pause recording.
  *
  * This file and hist.c/hist_print.c build in user space too (selftests/unit),
@@ -33,6 +35,7 @@
 #ifndef LH_HIST_H
 #define LH_HIST_H
 
+#include <asm/barrier.h>
 #include <linux/atomic.h>
 #include <linux/limits.h>
 #include <linux/sched.h>
@@ -76,10 +79,10 @@ struct lh_max_record {
  */
 struct lh_hist_cpu {
 	atomic64_t *buckets;
+	bool resetting;		/* no recording: a reset is emptying the histogram */
 	/* @max_us mirrors @max.latency_us for a lockless "is it a new max?" test */
 	s64 max_us;
 	arch_spinlock_t lock;	/* guards the rest, and writes of @max_us */
-	bool resetting;		/* a reset is clearing the buckets */
 	struct lh_oor below;
 	struct lh_oor above;
 	struct lh_max_record max;
@@ -128,7 +131,8 @@ struct lh_hist_summary {
 };
 
 void lh_hist_cpu_init(struct lh_hist_cpu *h);
-void lh_hist_cpu_reset(struct lh_hist_cpu *h);
+void lh_hist_cpu_reset_begin(struct lh_hist_cpu *h);
+void lh_hist_cpu_reset_end(struct lh_hist_cpu *h);
 void lh_hist_record_oor(struct lh_hist_cpu *h, s64 lat_us);
 void lh_hist_record_max(struct lh_hist_cpu *h, const struct lh_max_record *rec);
 void lh_hist_snapshot(struct lh_hist_cpu *h, struct lh_hist_snapshot *snap);
@@ -150,15 +154,21 @@ void lh_hist_summarize(const struct lh_hist_snapshot *snap,
  * counts each instruction of the wakeup path).
  *
  * Context: any, including hard interrupt and preemptible probe context.
- * Takes the per-CPU raw lock only for a sample outside 0..10239 us.
+ * Takes the per-CPU lock only for a sample outside 0..10239 us.
+ * Return: false if a reset is emptying @h: the sample is not recorded, and
+ * must not become a max record either.
  */
-static inline void lh_hist_record(struct lh_hist_cpu *h, s64 lat_us)
+static inline bool lh_hist_record(struct lh_hist_cpu *h, s64 lat_us)
 {
+	/* Pairs with smp_store_release() in lh_hist_cpu_reset_end(). */
+	if (unlikely(smp_load_acquire(&h->resetting)))
+		return false;
 	if (likely(lat_us >= 0 && lat_us < LH_NR_BUCKETS)) {
 		atomic64_inc(&h->buckets[lat_us]);
-		return;
+		return true;
 	}
 	lh_hist_record_oor(h, lat_us);
+	return true;
 }
 
 /**

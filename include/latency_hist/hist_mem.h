@@ -36,7 +36,7 @@ static inline struct lh_hist_cpu *lh_hist_cpu(enum lh_hist_id id, int cpu)
 /* The callers serialize these (control.c's lock). */
 int lh_hist_alloc(enum lh_hist_id id);
 void lh_hist_free(enum lh_hist_id id);
-void lh_hist_reset(enum lh_hist_id id);
+void lh_hists_reset(unsigned long ids);
 size_t lh_hist_bytes(enum lh_hist_id id);
 
 #endif /* LH_HIST_MEM_H */
