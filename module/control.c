@@ -57,8 +57,8 @@ struct lh_ctl_req {
  * @max:       a number control's largest value (an unsigned decimal, at
  *             most one trailing newline); 0: a text control, which @check
  *             or @store parses itself
- * @check:     a text control's check before module init (NULL: its @store
- *             may run then)
+ * @check:     a text control's check, before module init only (its @store
+ *             checks the text again)
  * @store:     act on a checked write
  * @show:      print the value and a newline into @buf; NULL: write-only
  * @own_lock:  a debugfs write does not take the parameter lock: @store
@@ -314,10 +314,30 @@ static int lh_reset_name_show(int unused, char *buf, size_t size,
 	return scnprintf(buf, size, "\n");
 }
 
-/* lh_counters_store - counters/enable: "0" or "1" */
+/* lh_parse_bit - exactly "0" or "1", at most one trailing '\n' */
+static int lh_parse_bit(const char *buf, bool *on)
+{
+	if ((buf[0] != '0' && buf[0] != '1') ||
+	    (buf[1] && strcmp(buf + 1, "\n")))
+		return -EINVAL;
+	*on = buf[0] == '1';
+	return 0;
+}
+
+/* lh_counters_check - counters/enable: "0" or "1" */
+static int lh_counters_check(int unused, const struct lh_ctl_req *req)
+{
+	bool on;
+
+	return lh_parse_bit(req->text, &on);
+}
+
+/* lh_counters_store - counters/enable: "1" starts counting, "0" stops */
 static int lh_counters_store(int unused, const struct lh_ctl_req *req)
 {
-	return lh_counters_enable_write(req->text);
+	bool on;
+
+	return lh_parse_bit(req->text, &on) ?: lh_counters_enable(on);
 }
 
 /* lh_counters_show - 0 or 1 */
@@ -325,6 +345,16 @@ static int lh_counters_show_ctl(int unused, char *buf, size_t size,
 				unsigned int flags)
 {
 	return scnprintf(buf, size, "%d\n", lh_counters_enabled());
+}
+
+/*
+ * lh_events_check - counter_events before init: the names' form; a
+ * "pmu/event/" name is resolved when the write is replayed, without the
+ * parameter lock that insmod holds now
+ */
+static int lh_events_check(int unused, const struct lh_ctl_req *req)
+{
+	return lh_counters_events_check(req->text, false);
 }
 
 /*
@@ -337,8 +367,7 @@ static int lh_counters_show_ctl(int unused, char *buf, size_t size,
  */
 static int lh_events_store(int unused, const struct lh_ctl_req *req)
 {
-	if ((req->flags & LH_CTL_PARAM) && lh_counters_started() &&
-	    strchr(req->text, '/')) {
+	if ((req->flags & LH_CTL_PARAM) && strchr(req->text, '/')) {
 		pr_info("counter_events: after load, give PMU events as type:config\n");
 		return -EINVAL;
 	}
@@ -364,7 +393,7 @@ static const struct lh_control lh_controls[LH_NR_CTLS] = {
 	},
 	[LH_CTL_COUNTER_EVENTS] = {
 		.name = "counter_events", .write_max = LH_EVENTS_WRITE_MAX,
-		.own_lock = true,
+		.own_lock = true, .check = lh_events_check,
 		.store = lh_events_store, .show = lh_events_show,
 	},
 	[LH_CTL_ENABLE] = {
@@ -373,7 +402,8 @@ static const struct lh_control lh_controls[LH_NR_CTLS] = {
 	},
 	[LH_CTL_COUNTERS] = {
 		.name = "counters", .write_max = LH_WRITE_MAX,
-		.store = lh_counters_store, .show = lh_counters_show_ctl,
+		.check = lh_counters_check, .store = lh_counters_store,
+		.show = lh_counters_show_ctl,
 	},
 	[LH_CTL_RESET] = {
 		.name = "reset", .write_max = LH_WRITE_MAX, .max = U64_MAX,
@@ -386,9 +416,12 @@ static const struct lh_control lh_controls[LH_NR_CTLS] = {
 	},
 };
 
-/* lh_ctl_parse - check a write against its control's grammar */
+/*
+ * lh_ctl_parse - check a write against its control's grammar; a text
+ * control's own check runs only before init (@store checks while live)
+ */
 static int lh_ctl_parse(const struct lh_control *c, int id,
-			struct lh_ctl_req *req)
+			struct lh_ctl_req *req, bool loading)
 {
 	if (strnlen(req->text, c->write_max) >= c->write_max)
 		return -EINVAL;
@@ -397,7 +430,7 @@ static int lh_ctl_parse(const struct lh_control *c, int id,
 			return -EINVAL;
 		return 0;
 	}
-	return c->check ? c->check(id, req) : 0;
+	return loading ? c->check(id, req) : 0;
 }
 
 /* lh_ctl_remember - keep the text of a write made before start */
@@ -420,21 +453,17 @@ static int lh_ctl_write_locked(enum lh_ctl_id ctl, int id,
 			       struct lh_ctl_req *req)
 {
 	const struct lh_control *c = &lh_controls[ctl];
+	enum lh_ctl_state state = READ_ONCE(lh_ctl_state);
 	int ret;
 
-	ret = lh_ctl_parse(c, id, req);
+	if (state == LH_CTL_GONE)
+		return -ENODEV;
+	ret = lh_ctl_parse(c, id, req, state == LH_CTL_LOADING);
 	if (ret)
 		return ret;
-	switch (READ_ONCE(lh_ctl_state)) {
-	case LH_CTL_LOADING:
-		if (c->max || c->check)
-			return lh_ctl_remember(ctl, id, req->text);
-		return c->store(id, req);
-	case LH_CTL_LIVE:
-		return c->store(id, req);
-	default:
-		return -ENODEV;
-	}
+	if (state == LH_CTL_LOADING)
+		return lh_ctl_remember(ctl, id, req->text);
+	return c->store(id, req);
 }
 
 /**
@@ -598,7 +627,8 @@ int lh_control_init(void)
  *
  * Controls are replayed in enum lh_ctl_id order, each in list order, so a
  * filter is set before its switch goes on and a type after the types it
- * needs. A write that fails now fails the module load.
+ * needs. A write that fails now fails the module load. A control that
+ * reads sysfs (counter_events) is replayed without the parameter lock.
  *
  * Context: module init, once the debugfs tree exists.
  * Return: 0 or the error of the first write that failed.
@@ -617,8 +647,16 @@ int lh_control_start(void)
 			if (!text)
 				continue;
 			lh_ctl_pending[ctl][id] = NULL;
-			if (!ret)
+			if (!ret && lh_controls[ctl].own_lock) {
+				kernel_param_unlock(THIS_MODULE);
 				ret = lh_ctl_write_locked(ctl, id, &req);
+				kernel_param_lock(THIS_MODULE);
+			} else if (!ret) {
+				ret = lh_ctl_write_locked(ctl, id, &req);
+			}
+			if (ret)
+				pr_err("%s given at load: error %d\n",
+				       lh_controls[ctl].name, ret);
 			kfree(text);
 		}
 	}

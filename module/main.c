@@ -64,10 +64,6 @@ static int __init lh_init(void)
 	ret = lh_control_start();
 	if (ret)
 		goto out_remove_debugfs;
-
-	ret = lh_counters_start();
-	if (ret)
-		goto out_remove_debugfs;
 	return 0;
 
 out_remove_debugfs:

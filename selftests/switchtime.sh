@@ -103,7 +103,7 @@ else
 			return ""
 		}
 		index($0, "victim=rt_sleeper:" tid " ") == 0 { next }
-		{ t = field("type"); lat = field("latency_us"); off = field("timeroffset_us") }
+		{ t = field("type"); lat = field("latency_us") + 0; off = field("timeroffset_us") + 0 }
 		t == "timerandwakeup" { taw = lat; tawoff = off; have = 1; next }
 		t == "switchtime" { st = lat; havest = have; next }
 		t == "timerwakeupswitch" {
