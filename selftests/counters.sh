@@ -316,6 +316,26 @@ if lh_load counters=1 counter_events=cpu-clock; then
 else
 	lh_err "load with counters=1 counter_events=cpu-clock failed"
 fi
+# A PMU event given to insmod: its form is checked while insmod holds the
+# parameter lock, its name resolved in sysfs after, at init (lockdep sees
+# no sysfs read under that lock); an unknown PMU fails the load.
+if [ -r /sys/bus/event_source/devices/msr/events/tsc ]; then
+	if lh_load counters=1 counter_events=cpu-clock,msr/tsc/; then
+		lh_expect_content "$LH_SYSMOD/parameters/counter_events" "cpu-clock msr/tsc/"
+		[ "$(ct_state msr/tsc/ 0)" = active ] ||
+			lh_err "msr/tsc/ after a load with it: '$(ct_state msr/tsc/ 0)'"
+		lh_unload || lh_err "rmmod after a load with msr/tsc/ failed"
+	else
+		lh_err "load with counter_events=cpu-clock,msr/tsc/ failed"
+	fi
+else
+	lh_diag "no msr/tsc/ here: a PMU event at load not tried"
+fi
+if lh_load counter_events=nosuchpmu/ev/ 2>/dev/null; then
+	lh_err "load with counter_events=nosuchpmu/ev/ succeeded"
+	lh_unload
+fi
+lh_loaded && lh_err "module loaded after a refused counter_events"
 lh_case_end unload_while_counting_and_load_parameters
 
 lh_case_dmesg_clean
