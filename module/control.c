@@ -622,6 +622,27 @@ int lh_control_init(void)
 	return 0;
 }
 
+/*
+ * lh_ctl_replay - apply one write remembered before start; caller holds the
+ * parameter lock, which a control that reads sysfs runs without
+ */
+static int lh_ctl_replay(enum lh_ctl_id ctl, int id, struct lh_ctl_req *req)
+{
+	int ret;
+
+	if (lh_controls[ctl].own_lock) {
+		kernel_param_unlock(THIS_MODULE);
+		ret = lh_ctl_write_locked(ctl, id, req);
+		kernel_param_lock(THIS_MODULE);
+	} else {
+		ret = lh_ctl_write_locked(ctl, id, req);
+	}
+	if (ret)
+		pr_err("%s given at load: error %d\n", lh_controls[ctl].name,
+		       ret);
+	return ret;
+}
+
 /**
  * lh_control_start() - accept control writes; replay the load-time ones
  *
@@ -647,16 +668,8 @@ int lh_control_start(void)
 			if (!text)
 				continue;
 			lh_ctl_pending[ctl][id] = NULL;
-			if (!ret && lh_controls[ctl].own_lock) {
-				kernel_param_unlock(THIS_MODULE);
-				ret = lh_ctl_write_locked(ctl, id, &req);
-				kernel_param_lock(THIS_MODULE);
-			} else if (!ret) {
-				ret = lh_ctl_write_locked(ctl, id, &req);
-			}
-			if (ret)
-				pr_err("%s given at load: error %d\n",
-				       lh_controls[ctl].name, ret);
+			if (!ret)
+				ret = lh_ctl_replay(ctl, id, &req);
 			kfree(text);
 		}
 	}
