@@ -569,6 +569,13 @@ case_run()
 	expect_rc 2 "run with a bad type"
 	lh run --types wakeup
 	expect_rc 2 "run without a command"
+	# By default every available type, but not switchtime (status
+	# syscall_slow_path=1) nor timerwakeupswitch, which needs it.
+	LH_PROGRESS_S=0 lh run -- sh -c 'for s in wakeup missed_timer_offsets timerandwakeup switchtime timerwakeupswitch; do
+		printf "%s=%s " $s "$(cat "$0/enable/$s")"; done; echo' "$TMP/main"
+	expect_rc 0 "run with the default types"
+	[ "$(head -n 1 "$TMP/out")" = "wakeup=1 missed_timer_offsets=1 timerandwakeup=1 switchtime=0 timerwakeupswitch=0 " ] ||
+		err "run's default types: $(head -n 1 "$TMP/out")"
 	case_end run_wraps_a_command
 }
 
