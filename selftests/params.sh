@@ -64,7 +64,7 @@ type_params()
 }
 
 lh_setup
-lh_plan 12
+lh_plan 13
 lh_load_or_bail
 type_params
 
@@ -201,6 +201,11 @@ done
 lh_expect_content "$P/reset" ""
 lh_case_end reset_parameter_takes_histogram_names_and_all
 
+# every available switch as a load-time argument, dependents first
+all_args=
+for e in $(lh_reverse $LH_ENABLES); do
+	lh_switch_available "$e" && all_args="$all_args enable_$e=1"
+done
 lh_unload_or_bail
 
 lh_case_begin
@@ -215,6 +220,21 @@ else
 	lh_err "load with enable_wakeup=1 wakeup_pid=1 failed"
 fi
 lh_case_end load_time_arguments_take_effect
+
+# Load-time switches are applied in the order of status, each after the
+# switches it needs, whatever the order on the command line: every switch,
+# dependents first on the command line, all on after the load.
+lh_case_begin
+if lh_load $all_args; then
+	for e in $LH_ENABLES; do
+		lh_switch_available "$e" || continue
+		expect_enabled "$e" 1
+	done
+	lh_unload || lh_err "unload with every switch on failed"
+else
+	lh_err "load with$all_args failed"
+fi
+lh_case_end load_time_switches_go_on_in_dependency_order
 
 lh_case_begin
 if lh_load wakeup_pid=4194305 2>/dev/null; then
