@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck disable=SC2012,SC2119 # ls -l for modes; optional lh_load_or_bail args
+# shellcheck disable=SC2012,SC2119,SC2086 # ls -l for modes; optional lh_load_or_bail args; word lists
 #
 # params.sh - module parameters are a second, equivalent control path
 #
