@@ -34,15 +34,19 @@
  *
  * Interrupts: the irq_disable/irq_enable tracepoints fire with interrupts
  * off, but the preempt_disable/preempt_enable ones fire with them on. The
- * preempt probes therefore mask interrupts for their few instructions
+ * preempt probes therefore mask interrupts while they time and file
  * (raw_local_irq_save(): untraced, unseen by lockdep, so nothing inside may
  * take a lockdep-tracked lock or toggle interrupts the traced way; the
  * histogram engine's lock is an arch spinlock for this reason). Otherwise
  * an interrupt landing in the probe would find the CPU busy and its own
  * irqs-off section, and every section inside it, would go unseen; and one
  * landing before the clock read would start the preempt-off section late,
- * without the interrupt's time. The interrupt is taken right after the
- * probe instead, and measured.
+ * without the interrupt's time. The interrupt is taken right after that
+ * part instead, once the CPU is no longer busy, and measured. The
+ * lh_sample trace event and the threshold come after it, with interrupts as
+ * the tracepoint left them: a tracer attached there may toggle interrupts
+ * the traced way, and the sections that makes are measured, but not traced
+ * (the emitting flag keeps tracing from recursing).
  *
  * Clock: local_clock(), consistent on one CPU, which is all a section needs.
  *
@@ -90,11 +94,18 @@ struct lh_section {
 	struct lh_pmu_mark mark;
 };
 
-/* struct lh_sections_cpu - the open sections of one CPU; only it touches them */
+/*
+ * struct lh_sections_cpu - the open sections of one CPU; only it touches them
+ * @busy:     timing and filing in one of our probes (a probe that finds it
+ *            set does nothing: it could only be our own code's tracepoint)
+ * @emitting: tracing a sample (lh_sample_out()): a probe run from a tracer
+ *            attached there still times and files, but traces nothing
+ */
 struct lh_sections_cpu {
 	struct lh_section off[LH_NR_OFF];	/* irqsoff, preemptoff */
 	struct lh_section both;			/* preemptirqsoff */
-	bool busy;				/* inside one of our probes */
+	bool busy;
+	bool emitting;
 };
 
 static DEFINE_PER_CPU(struct lh_sections_cpu, lh_sections_cpus);
@@ -118,27 +129,28 @@ static __always_inline void lh_section_open(struct lh_section *s, u64 now_ns)
 		lh_pmu_read(&s->mark);
 }
 
-/* lh_section_close - stop timing and file (and trace) the sample, if a section was open */
-static __always_inline void lh_section_close(struct lh_section *s,
-					     enum lh_hist_id id, u64 now_ns)
+/*
+ * lh_section_close - stop timing and file the sample, if a section was
+ * open; true if one was, with its latency in @lat_us (to be traced with
+ * lh_sample_out() once interrupts are back as the tracepoint had them)
+ */
+static __always_inline bool lh_section_close(struct lh_section *s,
+					     enum lh_hist_id id, int cpu,
+					     u64 now_ns, s64 *lat_us)
 {
-	int cpu;
-	s64 lat_us;
-
 	if (!s->open)
-		return;
+		return false;
 	s->open = false;
-	cpu = raw_smp_processor_id();
-	lat_us = div_s64((s64)(now_ns - s->start_ns), LH_NSEC_PER_USEC);
-	lh_hist_record(lh_hist_cpu(id, cpu), lat_us);
+	*lat_us = div_s64((s64)(now_ns - s->start_ns), LH_NSEC_PER_USEC);
+	lh_hist_record(lh_hist_cpu(id, cpu), *lat_us);
 	if (lh_counting())
-		lh_pmu_file(id, lat_us, &s->mark);
-	lh_sample_out(id, cpu, lat_us, 0, NULL, current);
+		lh_pmu_file(id, *lat_us, &s->mark);
+	return true;
 }
 
 /*
  * lh_sections_enter - this CPU's sections, or NULL in NMI or when nested
- * in our own probe; callers run with preemption or interrupts disabled
+ * in our own probe; callers run with interrupts disabled
  */
 static __always_inline struct lh_sections_cpu *lh_sections_enter(void)
 {
@@ -161,33 +173,78 @@ static __always_inline void lh_sections_leave(struct lh_sections_cpu *sc)
 	sc->busy = false;
 }
 
-/* lh_went_off - @what went off: open its section, and "both" if the other is off */
+/*
+ * lh_went_off - @what went off: open its section, and "both" if the other
+ * is off. For preemption, interrupts are on: they are masked from before
+ * the busy check to after the clock read and the stores.
+ */
 static __always_inline void lh_went_off(enum lh_off what)
 {
-	struct lh_sections_cpu *sc = lh_sections_enter();
+	struct lh_sections_cpu *sc;
+	unsigned long flags = 0;
 	u64 now_ns;
 
-	if (!sc)
-		return;
-	now_ns = local_clock();
-	lh_section_open(&sc->off[what], now_ns);
-	if (sc->off[!what].open)
-		lh_section_open(&sc->both, now_ns);
-	lh_sections_leave(sc);
+	if (what == LH_OFF_PREEMPT)
+		raw_local_irq_save(flags);
+	sc = lh_sections_enter();
+	if (sc) {
+		now_ns = local_clock();
+		lh_section_open(&sc->off[what], now_ns);
+		if (sc->off[!what].open)
+			lh_section_open(&sc->both, now_ns);
+		/* Before interrupts come back: see lh_came_on(). */
+		lh_sections_leave(sc);
+	}
+	if (what == LH_OFF_PREEMPT)
+		raw_local_irq_restore(flags);
 }
 
-/* lh_came_on - @what came back on: close its section and "both" */
+/*
+ * lh_came_on - @what came back on: close its section and "both". For
+ * preemption, interrupts are on: they are masked while the samples are
+ * timed and filed, and back on while they are traced, so that a tracer or
+ * a threshold running in the lh_sample event sees them as the tracepoint
+ * left them. An interrupt held off meanwhile arrives when they come back,
+ * with the CPU no longer busy, and is measured.
+ */
 static __always_inline void lh_came_on(enum lh_off what)
 {
-	struct lh_sections_cpu *sc = lh_sections_enter();
+	enum lh_hist_id id = lh_off_hist[what];
+	struct lh_sections_cpu *sc;
+	unsigned long flags = 0;
+	s64 lat_us = 0, both_us = 0;
+	bool closed, both_closed;
 	u64 now_ns;
+	int cpu;
 
-	if (!sc)
+	if (what == LH_OFF_PREEMPT)
+		raw_local_irq_save(flags);
+	sc = lh_sections_enter();
+	if (!sc) {
+		if (what == LH_OFF_PREEMPT)
+			raw_local_irq_restore(flags);
 		return;
+	}
 	now_ns = local_clock();
-	lh_section_close(&sc->off[what], lh_off_hist[what], now_ns);
-	lh_section_close(&sc->both, LH_HIST_PREEMPTIRQSOFF, now_ns);
+	cpu = raw_smp_processor_id();
+	closed = lh_section_close(&sc->off[what], id, cpu, now_ns, &lat_us);
+	both_closed = lh_section_close(&sc->both, LH_HIST_PREEMPTIRQSOFF, cpu,
+				       now_ns, &both_us);
+	/* Not busy before interrupts come back: the one held off is measured. */
 	lh_sections_leave(sc);
+	if (what == LH_OFF_PREEMPT)
+		raw_local_irq_restore(flags);
+	if (likely(!closed && !both_closed) || sc->emitting)
+		return;
+	sc->emitting = true;
+	barrier();
+	if (closed)
+		lh_sample_out(id, cpu, lat_us, 0, NULL, current);
+	if (both_closed)
+		lh_sample_out(LH_HIST_PREEMPTIRQSOFF, cpu, both_us, 0, NULL,
+			      current);
+	barrier();
+	sc->emitting = false;
 }
 
 /* lh_probe_irq_disable - interrupts went off */
@@ -208,22 +265,14 @@ static void notrace lh_probe_irq_enable(void *data, unsigned long ip,
 static void notrace lh_probe_preempt_disable(void *data, unsigned long ip,
 					     unsigned long parent_ip)
 {
-	unsigned long flags;
-
-	raw_local_irq_save(flags);
 	lh_went_off(LH_OFF_PREEMPT);
-	raw_local_irq_restore(flags);
 }
 
 /* lh_probe_preempt_enable - preemption comes back on; interrupts may be on */
 static void notrace lh_probe_preempt_enable(void *data, unsigned long ip,
 					    unsigned long parent_ip)
 {
-	unsigned long flags;
-
-	raw_local_irq_save(flags);
 	lh_came_on(LH_OFF_PREEMPT);
-	raw_local_irq_restore(flags);
 }
 
 /* lh_probe_cpu_idle - entering idle: the open sections are not latency */

@@ -230,12 +230,13 @@ static void notrace lh_timer_offset_put(struct hrtimer *timer,
 	for (i = 0; i < LH_TIMER_OFFSET_SLOTS; i++) {
 		struct lh_timer_offset *off = &oc->slot[i];
 
-		if (off->timer)
+		if (oc->used & BIT(i))
 			continue;
 		off->timer = timer;
 		off->task = task;
 		off->pid = task->pid;
 		off->offset_us = offset_us;
+		oc->used |= BIT(i);
 		break;
 	}
 	raw_local_irq_restore(flags);
@@ -293,19 +294,20 @@ static void notrace lh_probe_hrtimer_expire_exit(void *data,
 						 struct hrtimer *timer)
 {
 	struct lh_timer_offset_cpu *oc;
+	unsigned long flags;
 	int i;
 
-	/*
-	 * No interrupt masking needed: a nested expiry only fills and frees
-	 * a slot that is not this timer's.
-	 */
-	preempt_disable_notrace();
+	/* The common case: no offset waits on this CPU (one preempt-safe load). */
+	if (likely(!this_cpu_read(lh_timer_offsets.used)))
+		return;
+	/* A nested expiry may fill the other slot meanwhile: mask interrupts. */
+	raw_local_irq_save(flags);
 	oc = this_cpu_ptr(&lh_timer_offsets);
 	for (i = 0; i < LH_TIMER_OFFSET_SLOTS; i++) {
-		if (READ_ONCE(oc->slot[i].timer) == timer)
-			WRITE_ONCE(oc->slot[i].timer, NULL);
+		if ((oc->used & BIT(i)) && oc->slot[i].timer == timer)
+			oc->used &= ~BIT(i);
 	}
-	preempt_enable_notrace();
+	raw_local_irq_restore(flags);
 }
 
 /* Hooked in this order: start first, so no armed-in-the-past timer is missed. */

@@ -300,6 +300,16 @@ static void notrace lh_probe_sched_migrate_task(void *data,
 	lh_wakeup_unlock(dst, flags);
 }
 
+/* lh_task_running - is @t running on its CPU right now? */
+static __always_inline bool lh_task_running(struct task_struct *t)
+{
+#ifdef CONFIG_SMP
+	return READ_ONCE(t->on_cpu);
+#else
+	return t == current;
+#endif
+}
+
 /*
  * lh_probe_sched_pi_setprio - a task's priority changes by priority
  * inheritance: if it is running on a CPU with a tracked wakeup, the best
@@ -316,7 +326,7 @@ static void notrace lh_probe_sched_pi_setprio(void *data,
 	unsigned long flags;
 
 	/* Not running: if it runs before the wakee, its switch-in decides. */
-	if (!READ_ONCE(tsk->on_cpu))
+	if (!lh_task_running(tsk))
 		return;
 	wc = per_cpu_ptr(&lh_wakeup_cpus, task_cpu(tsk));
 	if (!READ_ONCE(wc->tracked.task) || prio > READ_ONCE(wc->tracked.prio))

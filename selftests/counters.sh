@@ -264,21 +264,28 @@ if ! sl_probetest_load 1; then
 	lh_skip window_across_a_counting_restart "lh_probe_test is not built (make -C selftests modules)"
 else
 	sl_filter wakeup "$SL_PT_A"
-	sl_reset wakeup
 	lh_expect_write_ok "$LH_DIR/enable/wakeup" 1
-	sl_probetest_run waking_a
-	lh_expect_write_ok "$C/enable" 0
-	lh_expect_write_ok "$C/enable" 1
-	sl_probetest_run switch_in_a
+	# A more important task running on CPU 1 between the steps (the
+	# stopper, say) drops A's wakeup, by design: try a few times.
+	try=1
+	while :; do
+		sl_reset wakeup
+		sl_probetest_run waking_a
+		lh_expect_write_ok "$C/enable" 0
+		lh_expect_write_ok "$C/enable" 1
+		sl_probetest_run switch_in_a
+		n=$(sl_total wakeup 1)
+		[ "$n" = 0 ] && [ $try -lt 5 ] || break
+		try=$((try + 1))
+	done
 	lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
-	n=$(sl_total wakeup 1)
 	w=$(ct_row wakeup 1 latency_us windows)
-	lh_diag "wakeup/CPU1: $n sample(s) of A, $w counted window(s)"
+	lh_diag "wakeup/CPU1: $n sample(s) of A, $w counted window(s), try $try"
 	sl_filter wakeup 0
 	sl_probetest_unload
 	if [ "$LH_ERRS" = 0 ] && [ "$n" = 0 ]; then
 		lh_skip window_across_a_counting_restart \
-			"A's wakeup was dropped: a more important task ran on CPU 1 between the steps"
+			"A's wakeup was dropped $try times: a more important task ran on CPU 1 between the steps"
 	else
 		[ "$w" = "$n" ] ||
 			lh_err "$n wakeup sample(s) of A on CPU1 but $w counted window(s): the window across the restart was lost"

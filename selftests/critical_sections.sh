@@ -264,8 +264,8 @@ lh_case_end reads_consistent_at_full_rate
 # preemption in a tight loop, so most land inside those probes; each is an
 # outermost irqs-off section of >= N us and must be counted.
 lh_case_begin
-n=2000
-k=30
+n=1000
+k=200
 for h in irqsoff preemptoff preemptirqsoff; do
 	lh_write "$LH_DIR/$h/reset" 1 || lh_err "cannot reset $h"
 done
@@ -273,12 +273,14 @@ echo hardirq >"$SL_LT_PARAMS/mode" &&
 	echo $n >"$SL_LT_PARAMS/delay_us" &&
 	echo 0 >"$SL_LT_PARAMS/nested" &&
 	echo $k >"$SL_LT_PARAMS/count" &&
-	echo 1 >"$SL_LT_PARAMS/busy_gap" ||
+	echo 1 >"$SL_LT_PARAMS/busy_gap" &&
+	echo 1000 >"$SL_LT_PARAMS/gap_us" ||
 	lh_err "cannot configure lh_load_test"
 lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 1
 sl_loadtest_trigger || lh_err "lh_load_test trigger failed"
 lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 0
 echo 0 >"$SL_LT_PARAMS/busy_gap"
+echo $GAP_US >"$SL_LT_PARAMS/gap_us"
 got=$(cs_at_least irqsoff 1 $n)
 lh_diag "hardirq $n us x $k during preemption toggles: irqsoff/CPU1 total $(sl_total irqsoff 1) >=N $got, preemptoff/CPU1 total $(sl_total preemptoff 1)"
 [ "$got" -ge $k ] ||

@@ -50,9 +50,9 @@
  *
  * A write of N to praecox_cancel arms N sleeper hrtimers (the callback of
  * nanosleep) with an expiry 50 ms in the past and cancels each before it
- * can fire, interrupts off on the writing CPU: the sleepers a signal cuts
- * short right after an overrun, which latency_hist must not remember
- * forever.
+ * can fire, each in a kthread of its own (so at its own address), with
+ * interrupts off: the sleepers a signal cuts short right after an overrun,
+ * which latency_hist must not remember forever.
  *
  * WARNING: this module disables interrupts for up to 100 ms per section, on
  * purpose. Load it only in a test machine.
@@ -69,7 +69,9 @@
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/slab.h>
 #include <linux/preempt.h>
+#include <linux/sched/task.h>
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
@@ -80,7 +82,7 @@
 #define LH_MAX_DELAY_US		100000	/* 100 ms: longest section we spin */
 #define LH_MAX_COUNT		100000	/* sections per trigger */
 #define LH_MAX_GAP_US		1000000	/* 1 s between sections */
-#define LH_MAX_PRAECOX		1000	/* past-due sleepers per write */
+#define LH_MAX_PRAECOX		200	/* past-due sleepers per write: a kthread each */
 #define LH_PRAECOX_PAST_NS	(50 * NSEC_PER_MSEC)	/* how far in the past */
 /*
  * Identical clock reads in a row after which a section gives up: a clock
@@ -357,38 +359,91 @@ static int lh_run(void)
 	return ret ? ret : run.err;
 }
 
+/* struct lh_praecox_run - one praecox_cancel write, shared with its kthreads */
+struct lh_praecox_run {
+	atomic_t nr_armed;	/* kthreads that armed and cancelled their sleeper */
+	atomic_t nr_failed;	/* ... whose sleeper fired before the cancel */
+	unsigned int n;
+	struct completion all_armed;
+};
+
 /*
- * lh_praecox_cancel - arm @n sleeper timers with an expiry in the past and
- * cancel each before it fires: interrupts are off on this CPU, so the timer
- * interrupt the arming programs cannot run first
+ * lh_praecox_thread - arm a sleeper on this kthread's own stack with an
+ * expiry in the past and cancel it before it fires (interrupts are off on
+ * this CPU, so the interrupt the arming programs cannot run first); then
+ * stay until stopped, so the next kthread's sleeper lies elsewhere: timers
+ * at one address would replace each other's entries in latency_hist
+ */
+static int lh_praecox_thread(void *data)
+{
+	struct lh_praecox_run *run = data;
+	ktime_t past = ktime_sub_ns(ktime_get(), LH_PRAECOX_PAST_NS);
+	struct hrtimer_sleeper sl;
+	unsigned long flags;
+	int ret;
+
+	lh_hrtimer_sleeper_on_stack(&sl);
+	hrtimer_set_expires(&sl.timer, past);
+	local_irq_save(flags);
+	hrtimer_sleeper_start_expires(&sl, HRTIMER_MODE_ABS_PINNED);
+	ret = hrtimer_try_to_cancel(&sl.timer);
+	local_irq_restore(flags);
+	/* Not cancelled: it fired; it must be over before the stack goes. */
+	if (ret != 1) {
+		hrtimer_cancel(&sl.timer);
+		atomic_inc(&run->nr_failed);
+	}
+	destroy_hrtimer_on_stack(&sl.timer);
+	if (atomic_inc_return(&run->nr_armed) == run->n)
+		complete(&run->all_armed);
+
+	set_current_state(TASK_INTERRUPTIBLE);
+	while (!kthread_should_stop()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/*
+ * lh_praecox_cancel - arm and cancel @n past-due sleepers, each in a
+ * kthread of its own, all alive until every one is done
  */
 static int lh_praecox_cancel(unsigned int n)
 {
-	struct hrtimer_sleeper sl;
-	unsigned long flags;
-	unsigned int i;
-	int ret;
+	struct lh_praecox_run run = { .n = n };
+	struct task_struct **tasks;
+	unsigned int i, started = 0;
+	int ret = 0;
 
+	tasks = kcalloc(n, sizeof(*tasks), GFP_KERNEL);
+	if (!tasks)
+		return -ENOMEM;
+	init_completion(&run.all_armed);
 	for (i = 0; i < n; i++) {
-		ktime_t past = ktime_sub_ns(ktime_get(), LH_PRAECOX_PAST_NS);
-
-		lh_hrtimer_sleeper_on_stack(&sl);
-		hrtimer_set_expires(&sl.timer, past);
-		local_irq_save(flags);
-		hrtimer_sleeper_start_expires(&sl, HRTIMER_MODE_ABS_PINNED);
-		ret = hrtimer_try_to_cancel(&sl.timer);
-		local_irq_restore(flags);
-		/* Not cancelled: it fired elsewhere; it must be done before reuse. */
-		if (ret != 1)
-			hrtimer_cancel(&sl.timer);
-		destroy_hrtimer_on_stack(&sl.timer);
-		if (ret != 1) {
-			pr_err("praecox_cancel: sleeper %u fired before it could be cancelled\n",
-			       i);
-			return -EAGAIN;
+		tasks[i] = kthread_run(lh_praecox_thread, &run, "lh_praecox/%u", i);
+		if (IS_ERR(tasks[i])) {
+			ret = PTR_ERR(tasks[i]);
+			break;
 		}
+		get_task_struct(tasks[i]);
+		started++;
 	}
-	return 0;
+	if (started == n)
+		wait_for_completion(&run.all_armed);
+	/* Each stopped kthread has armed already (kthread_stop waits for it). */
+	for (i = 0; i < started; i++) {
+		kthread_stop(tasks[i]);
+		put_task_struct(tasks[i]);
+	}
+	kfree(tasks);
+	if (!ret && atomic_read(&run.nr_failed)) {
+		pr_err("praecox_cancel: %d sleepers fired before they could be cancelled\n",
+		       atomic_read(&run.nr_failed));
+		ret = -EAGAIN;
+	}
+	return ret;
 }
 
 /* lh_praecox_cancel_set - praecox_cancel=N: arm and cancel N past-due sleepers */

@@ -7,11 +7,11 @@
  * latency_hist must file no sample of that wait. Two ways to make such a
  * wait, each for a known time:
  *
- *   rt_hog spin -c CPU -p PRIO -d MS
+ *   rt_hog spin [-w] -c CPU -p PRIO -d MS
  *	one SCHED_FIFO PRIO thread on CPU spins for MS ms (CLOCK_MONOTONIC),
  *	then exits
  *
- *   rt_hog pi -c CPU -p PRIO -C CPU2 -P PRIO2 -d MS
+ *   rt_hog pi [-w] -c CPU -p PRIO -C CPU2 -P PRIO2 -d MS
  *	an "owner" thread, SCHED_FIFO PRIO on CPU, takes a priority-
  *	inheritance mutex and spins for MS ms holding it; a "waiter" thread,
  *	SCHED_FIFO PRIO2 on CPU2, blocks on the mutex as soon as the owner
@@ -19,8 +19,13 @@
  *	(rt_mutex_setprio(): no context switch marks the boost or the
  *	deboost at the unlock)
  *
- * Output: "tid <tid> <role>" per thread as it starts, then
- * "done <role> spun_ms <n>" per thread. Exit status 0, or 1 on an error
+ * With -w, each thread takes its CPU and priority, prints its tid, and then
+ * waits (asleep) for SIGUSR1 before it locks or spins; "ready" is printed
+ * once every thread waits. So a test can start the hog, change what it
+ * records, and only then let the wait behind it begin.
+ *
+ * Output: "tid <tid> <role>" per thread as it starts, "ready" (with -w),
+ * then "done <role> spun_ms <n>" per thread. Exit status 0, or 1 on an error
  * (printed on stderr), 2 on bad usage.
  *
  * WARNING: it spins at a real-time priority; RT throttling (95 % by
@@ -31,6 +36,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -54,13 +60,15 @@ struct hog {
 static pthread_mutex_t pi_mutex;
 static atomic_bool owner_holds;
 static atomic_bool failed;
+static atomic_int nr_became;	/* threads that took their CPU and priority */
+static atomic_bool started;	/* -w: SIGUSR1 came, or there was no -w */
 
 /* print_usage - print the command line and exit with @status */
 static void print_usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-		"usage: rt_hog spin -c CPU -p PRIO -d MS\n"
-		"       rt_hog pi -c CPU -p PRIO -C CPU2 -P PRIO2 -d MS\n");
+		"usage: rt_hog spin [-w] -c CPU -p PRIO -d MS\n"
+		"       rt_hog pi [-w] -c CPU -p PRIO -C CPU2 -P PRIO2 -d MS\n");
 	exit(status);
 }
 
@@ -101,7 +109,18 @@ static bool become(const struct hog *h)
 	}
 	printf("tid %ld %s\n", (long)syscall(SYS_gettid), h->role);
 	fflush(stdout);
+	atomic_fetch_add(&nr_became, 1);
 	return true;
+}
+
+/* wait_start - sleep until the main thread says go (at once without -w) */
+static bool wait_start(void)
+{
+	const struct timespec tick = { 0, NSEC_PER_MSEC };
+
+	while (!atomic_load(&started) && !atomic_load(&failed))
+		nanosleep(&tick, NULL);
+	return !atomic_load(&failed);
 }
 
 /* spin - burn the CPU for @ms milliseconds without a system call */
@@ -120,7 +139,7 @@ static void *hog_thread(void *arg)
 	bool pi = !strcmp(h->role, "owner");
 	int err;
 
-	if (!become(h))
+	if (!become(h) || !wait_start())
 		return NULL;
 	if (pi) {
 		err = pthread_mutex_lock(&pi_mutex);
@@ -145,7 +164,7 @@ static void *waiter_thread(void *arg)
 	struct hog *h = arg;
 	int err;
 
-	if (!become(h))
+	if (!become(h) || !wait_start())
 		return NULL;
 	while (!atomic_load(&owner_holds) && !atomic_load(&failed))
 		nanosleep(&tick, NULL);
@@ -180,11 +199,13 @@ static long long parse_number(const char *s, long long lo, long long hi)
 
 int main(int argc, char **argv)
 {
+	const struct timespec tick = { 0, NSEC_PER_MSEC };
 	struct hog first = { .cpu = -1 }, second = { .cpu = -1 };
 	pthread_t t1, t2;
 	pthread_mutexattr_t attr;
-	bool pi;
-	int opt, err;
+	bool pi, wait_go = false;
+	int opt, err, sig, nr_threads;
+	sigset_t go;
 
 	if (argc < 2)
 		print_usage(2);
@@ -194,8 +215,11 @@ int main(int argc, char **argv)
 	if (!pi && strcmp(argv[1], "spin"))
 		print_usage(2);
 	optind = 2;
-	while ((opt = getopt(argc, argv, "c:p:C:P:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "wc:p:C:P:d:")) != -1) {
 		switch (opt) {
+		case 'w':
+			wait_go = true;
+			break;
 		case 'c':
 			first.cpu = parse_number(optarg, 0, CPU_SETSIZE - 1);
 			break;
@@ -221,6 +245,12 @@ int main(int argc, char **argv)
 
 	first.role = pi ? "owner" : "spinner";
 	second.role = "waiter";
+	nr_threads = pi ? 2 : 1;
+	/* Blocked in every thread: only the main thread takes SIGUSR1. */
+	sigemptyset(&go);
+	sigaddset(&go, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &go, NULL);
+	atomic_store(&started, !wait_go);
 	if (pi) {
 		pthread_mutexattr_init(&attr);
 		pthread_mutexattr_setprotocol(&attr, PTHREAD_PRIO_INHERIT);
@@ -237,10 +267,21 @@ int main(int argc, char **argv)
 		if (err) {
 			fprintf(stderr, "rt_hog: pthread_create: %s\n", strerror(err));
 			atomic_store(&failed, true);
-		} else {
-			pthread_join(t2, NULL);
+			pi = false;
 		}
 	}
+	if (wait_go) {
+		while (atomic_load(&nr_became) < nr_threads && !atomic_load(&failed))
+			nanosleep(&tick, NULL);
+		if (!atomic_load(&failed)) {
+			printf("ready\n");
+			fflush(stdout);
+			sigwait(&go, &sig);
+		}
+		atomic_store(&started, true);
+	}
+	if (pi)
+		pthread_join(t2, NULL);
 	pthread_join(t1, NULL);
 	return atomic_load(&failed) ? 1 : 0;
 }

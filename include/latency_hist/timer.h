@@ -5,6 +5,7 @@
 #ifndef LH_TIMER_H
 #define LH_TIMER_H
 
+#include <linux/bits.h>
 #include <linux/compiler.h>
 #include <linux/hrtimer.h>
 #include <linux/percpu.h>
@@ -15,7 +16,7 @@
 
 /*
  * struct lh_timer_offset - a missed offset waiting for its wakeup
- * @timer: the timer whose callback will make the wakeup; NULL: free
+ * @timer: the timer whose callback will make the wakeup
  */
 struct lh_timer_offset {
 	struct hrtimer *timer;
@@ -24,8 +25,13 @@ struct lh_timer_offset {
 	s64 offset_us;
 };
 
-/* struct lh_timer_offset_cpu - the offsets of the expiries running on one CPU */
+/*
+ * struct lh_timer_offset_cpu - the offsets of the expiries running on one CPU
+ * @used: bit i set: @slot[i] holds an offset; 0 keeps every wakeup and
+ *        expiry exit to one load
+ */
 struct lh_timer_offset_cpu {
+	unsigned int used;
 	struct lh_timer_offset slot[LH_TIMER_OFFSET_SLOTS];
 };
 
@@ -52,11 +58,13 @@ static __always_inline s64 lh_timer_offset_take(struct task_struct *p)
 	struct lh_timer_offset_cpu *oc = raw_cpu_ptr(&lh_timer_offsets);
 	int i;
 
+	if (likely(!oc->used))
+		return 0;
 	for (i = 0; i < LH_TIMER_OFFSET_SLOTS; i++) {
 		struct lh_timer_offset *off = &oc->slot[i];
 
-		if (off->timer && off->task == p && off->pid == p->pid) {
-			off->timer = NULL;
+		if ((oc->used & BIT(i)) && off->task == p && off->pid == p->pid) {
+			oc->used &= ~BIT(i);
 			return off->offset_us;
 		}
 	}
