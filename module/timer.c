@@ -36,15 +36,15 @@
  * hrtimer_expire_entry and hrtimer_expire_exit, so no shared state or lock
  * is needed, and a slot is empty outside that window. A hard timer can
  * expire inside a soft timer's window (its interrupt arrives during the
- * soft callback), so each CPU has two slots, each tied to the timer that
- * filled it: the nested expiry neither overwrites nor clears the outer one.
+ * soft callback), so each CPU has a slot for soft expiries and one for hard
+ * ones (timer.h): the nested expiry neither overwrites nor clears the outer
+ * one.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
 #include <linux/hrtimer.h>
-#include <linux/irqflags.h>
 #include <linux/math64.h>
 #include <linux/mm_types.h>
 #include <linux/percpu.h>
@@ -214,32 +214,22 @@ static bool lh_counts(struct task_struct *task, struct task_struct *curr,
 
 /*
  * lh_timer_offset_put - keep a counted offset for the wakeup of @task that
- * the timer's callback is about to make, in a free slot of this CPU
+ * the timer's callback is about to make, in this context's slot
  */
 static void notrace lh_timer_offset_put(struct hrtimer *timer,
 					struct task_struct *task,
 					s64 offset_us)
 {
-	struct lh_timer_offset_cpu *oc;
-	unsigned long flags;
-	int i;
+	struct lh_timer_offset_cpu *oc = this_cpu_ptr(&lh_timer_offsets);
+	enum lh_timer_ctx ctx = lh_timer_ctx();
 
-	/* A hard expiry nesting in a soft one must not split a slot's stores. */
-	raw_local_irq_save(flags);
-	oc = this_cpu_ptr(&lh_timer_offsets);
-	for (i = 0; i < LH_TIMER_OFFSET_SLOTS; i++) {
-		struct lh_timer_offset *off = &oc->slot[i];
-
-		if (oc->used & BIT(i))
-			continue;
-		off->timer = timer;
-		off->task = task;
-		off->pid = task->pid;
-		off->offset_us = offset_us;
-		oc->used |= BIT(i);
-		break;
-	}
-	raw_local_irq_restore(flags);
+	oc->slot[ctx].timer = timer;
+	oc->slot[ctx].task = task;
+	oc->slot[ctx].pid = task->pid;
+	oc->slot[ctx].offset_us = offset_us;
+	/* After the fields: the waking reads them once it sees this. */
+	barrier();
+	WRITE_ONCE(oc->used[ctx], 1);
 }
 
 /* lh_probe_hrtimer_expire_entry - a timer is about to run: is it late? */
@@ -294,20 +284,18 @@ static void notrace lh_probe_hrtimer_expire_exit(void *data,
 						 struct hrtimer *timer)
 {
 	struct lh_timer_offset_cpu *oc;
-	unsigned long flags;
-	int i;
+	enum lh_timer_ctx ctx;
 
-	/* The common case: no offset waits on this CPU (one preempt-safe load). */
-	if (likely(!this_cpu_read(lh_timer_offsets.used)))
+	/* The common case, one preempt-safe load: no offset waits here. */
+	if (likely(!this_cpu_read(lh_timer_offsets.any_used)))
 		return;
-	/* A nested expiry may fill the other slot meanwhile: mask interrupts. */
-	raw_local_irq_save(flags);
+	preempt_disable_notrace();
 	oc = this_cpu_ptr(&lh_timer_offsets);
-	for (i = 0; i < LH_TIMER_OFFSET_SLOTS; i++) {
-		if ((oc->used & BIT(i)) && oc->slot[i].timer == timer)
-			oc->used &= ~BIT(i);
-	}
-	raw_local_irq_restore(flags);
+	ctx = lh_timer_ctx();
+	/* Not taken by a wakeup (or not ours): no longer wanted. */
+	if (oc->used[ctx] && oc->slot[ctx].timer == timer)
+		WRITE_ONCE(oc->used[ctx], 0);
+	preempt_enable_notrace();
 }
 
 /* Hooked in this order: start first, so no armed-in-the-past timer is missed. */

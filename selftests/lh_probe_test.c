@@ -14,15 +14,18 @@
  * "lh_probe_a" (SCHED_FIFO 50) and "lh_probe_b" (SCHED_FIFO 1), the wakees
  * of the scenarios; their thread ids are in tid_a and tid_b. A scenario is
  * run by writing its name to run; it runs in a kthread bound to @cpu (the
- * SCHED_OTHER task the probes see as current), with interrupts off, and the
- * write returns when it is done:
+ * SCHED_OTHER task the probes see as current), with preemption off (and
+ * interrupts off around context switches), and the write returns when it
+ * is done:
  *
  *   nested_expiry  hrtimer_expire_entry of a sleeper of A that is 5 ms late
- *                  (a soft expiry), inside its callback window the
- *                  expire_entry of a sleeper of B 3 ms late (a hard expiry
- *                  nesting in it), the waking of B, B's expire_exit, the
- *                  waking of A, A's expire_exit, then A switched in and
- *                  out: timerandwakeup must file A with its own 5 ms offset
+ *                  (a soft expiry: task context, interrupts on), inside its
+ *                  callback window a hard interrupt (a hard irq_work) that
+ *                  runs the expire_entry of a sleeper of B 3 ms late, the
+ *                  waking of B and B's expire_exit, as a hard timer
+ *                  interrupt would; then the waking of A, A's expire_exit,
+ *                  and A switched in and out: timerandwakeup must file A
+ *                  with its own 5 ms offset
  *   waking_a       the waking of A on @cpu (its wakeup and counter window
  *                  start here)
  *   switch_in_a    A switched in and out again on @cpu
@@ -39,6 +42,7 @@
 #include <linux/cpumask.h>
 #include <linux/err.h>
 #include <linux/hrtimer.h>
+#include <linux/irq_work.h>
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
@@ -86,6 +90,13 @@ static struct tracepoint *lh_pt_tps[LH_PT_NR_TPS];
 static struct task_struct *lh_pt_a, *lh_pt_b;
 static int lh_pt_tid_a, lh_pt_tid_b;
 
+/* The nested (hard) expiry of nested_expiry, run as a hard irq_work. */
+static struct hrtimer_sleeper *lh_pt_nested_sl;
+static ktime_t lh_pt_nested_now;
+static atomic_t lh_pt_nested_done;
+static void lh_pt_nested_fn(struct irq_work *work);
+static struct irq_work lh_pt_nested_work = IRQ_WORK_INIT_HARD(lh_pt_nested_fn);
+
 /* struct lh_pt_run - one scenario run, on the writer's stack */
 struct lh_pt_run {
 	void (*fn)(void);
@@ -100,14 +111,19 @@ static void lh_pt_waking(struct task_struct *p)
 
 /*
  * lh_pt_switch_in - @p switched in, then the CPU back to current (prev must
- * be current for the sched_switch trace event, which checks it)
+ * be current for the sched_switch trace event, which checks it); with
+ * interrupts off, as the scheduler calls it
  */
 static void lh_pt_switch_in(struct task_struct *p)
 {
+	unsigned long flags;
+
+	local_irq_save(flags);
 	LH_CALL_PROBES(lh_pt_tps[LH_PT_SWITCH], lh_switch_fn, false, current,
 		       p, TASK_RUNNING);
 	LH_CALL_PROBES(lh_pt_tps[LH_PT_SWITCH], lh_switch_fn, false, current,
 		       current, TASK_RUNNING);
+	local_irq_restore(flags);
 }
 
 /* lh_pt_entry - hrtimer_expire_entry of @sl, which is @late_ns late now */
@@ -124,6 +140,15 @@ static void lh_pt_exit(struct hrtimer_sleeper *sl)
 	LH_CALL_PROBES(lh_pt_tps[LH_PT_EXIT], lh_exit_fn, &sl->timer);
 }
 
+/* lh_pt_nested_fn - hard interrupt: the whole expiry of B's sleeper */
+static void lh_pt_nested_fn(struct irq_work *work)
+{
+	lh_pt_entry(lh_pt_nested_sl, lh_pt_nested_now, LH_PT_LATE_B_NS);
+	lh_pt_waking(lh_pt_b);
+	lh_pt_exit(lh_pt_nested_sl);
+	atomic_set_release(&lh_pt_nested_done, 1);
+}
+
 /* lh_pt_nested_expiry - a hard expiry (B) inside a soft one's window (A) */
 static void lh_pt_nested_expiry(void)
 {
@@ -136,9 +161,13 @@ static void lh_pt_nested_expiry(void)
 	sb.task = lh_pt_b;
 
 	lh_pt_entry(&sa, now, LH_PT_LATE_A_NS);
-	lh_pt_entry(&sb, now, LH_PT_LATE_B_NS);
-	lh_pt_waking(lh_pt_b);
-	lh_pt_exit(&sb);
+	lh_pt_nested_sl = &sb;
+	lh_pt_nested_now = now;
+	atomic_set(&lh_pt_nested_done, 0);
+	irq_work_queue(&lh_pt_nested_work);
+	/* Interrupts are on: the irq_work's interrupt comes on this CPU. */
+	while (!atomic_read_acquire(&lh_pt_nested_done))
+		cpu_relax();
 	lh_pt_waking(lh_pt_a);
 	lh_pt_exit(&sa);
 	lh_pt_switch_in(lh_pt_a);
@@ -173,15 +202,17 @@ static const struct lh_pt_scenario lh_pt_scenarios[] = {
 	{ "switch_in_a",	lh_pt_switch_in_a },
 };
 
-/* lh_pt_runner - kthread on @cpu: one scenario, interrupts off */
+/*
+ * lh_pt_runner - kthread on @cpu: one scenario, preemption off (the probes
+ * are called as a tracepoint calls them, in an rcu-sched read side)
+ */
 static int lh_pt_runner(void *data)
 {
 	struct lh_pt_run *run = data;
-	unsigned long flags;
 
-	local_irq_save(flags);
+	preempt_disable();
 	run->fn();
-	local_irq_restore(flags);
+	preempt_enable();
 	complete(&run->done);
 	return 0;
 }
@@ -298,6 +329,7 @@ static int __init lh_probe_test_init(void)
 /* lh_probe_test_exit - end the wakees; no run outlives its write */
 static void __exit lh_probe_test_exit(void)
 {
+	irq_work_sync(&lh_pt_nested_work);
 	lh_pt_wakee_stop(lh_pt_a);
 	lh_pt_wakee_stop(lh_pt_b);
 }

@@ -25,7 +25,8 @@
  * records, and only then let the wait behind it begin.
  *
  * Output: "tid <tid> <role>" per thread as it starts, "ready" (with -w),
- * then "done <role> spun_ms <n>" per thread. Exit status 0, or 1 on an error
+ * "spinning <role>" when the spin begins, then "done <role> spun_ms <n>"
+ * per thread. Exit status 0, or 1 on an error
  * (printed on stderr), 2 on bad usage.
  *
  * WARNING: it spins at a real-time priority; RT throttling (95 % by
@@ -149,6 +150,8 @@ static void *hog_thread(void *arg)
 		}
 		atomic_store(&owner_holds, true);
 	}
+	printf("spinning %s\n", h->role);
+	fflush(stdout);
 	spin(h->spin_ms);
 	if (pi)
 		pthread_mutex_unlock(&pi_mutex);

@@ -11,8 +11,10 @@
 # during a soft timer's callback (softirq, or the ktimers thread on
 # PREEMPT_RT). That nesting cannot be made on cue, so lh_probe_test calls
 # the probes in that order (its nested_expiry scenario): expiry of A's
-# sleeper 5 ms late; expiry of B's 3 ms late; B woken; B's expiry ends; A
-# woken; A's expiry ends; A switched in. With the wakeup pid filter on A:
+# sleeper 5 ms late, in task context; then, in a real hard interrupt (a
+# hard irq_work), expiry of B's sleeper 3 ms late, B woken, B's expiry
+# ends; A woken; A's expiry ends; A switched in. With the wakeup pid filter
+# on A:
 #  1. timerandwakeup/CPU1 holds one sample, A's, and its max record shows
 #     A's own offset, 5000 us, in parentheses (not 0: the nested expiry used
 #     to overwrite the offset and then clear it; not 3000, B's);

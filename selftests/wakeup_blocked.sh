@@ -6,8 +6,9 @@
 # CPU waits by design: no sample of that wait, in wakeup/ or sharedprio/
 #
 # Proves (Documentation/latency_hist.rst, "What a sample means"), without a
-# pid filter, as a user runs it (RT throttling is off meanwhile, so the
-# hogs hold their CPU for the whole time):
+# pid filter, as a user runs it (RT throttling, and on 6.12+ the fair
+# server of CPU 1, are off meanwhile, so the hogs hold their CPU for the
+# whole time):
 #  1. a SCHED_FIFO 10 sleeper on CPU 1, due 3.05 s after its start, and a
 #     SCHED_FIFO 80 thread (rt_hog) that starts spinning 4000 ms on CPU 1
 #     just after that start, before enable/wakeup: the sleeper wakes after
@@ -37,8 +38,17 @@ sl_setup
 [ -x "$LH_BINDIR/rt_hog" ] || lh_skip_all "rt_hog is not built (make -C selftests)"
 [ -w "$RT_RUNTIME" ] || lh_skip_all "cannot turn RT throttling off ($RT_RUNTIME)"
 rt_runtime=$(cat "$RT_RUNTIME")
-trap 'echo "$rt_runtime" >"$RT_RUNTIME"; sl_cleanup; lh_cleanup' EXIT
+# 6.12+ also runs fair tasks for 50 ms a second through a deadline server,
+# which would switch CPU 1 away from the spinner and back: off on CPU 1 too.
+FAIR1=$LH_DEBUGFS/sched/fair_server/cpu1/runtime
+fair1=
+[ -w "$FAIR1" ] && fair1=$(cat "$FAIR1")
+# shellcheck disable=SC2016 # expanded when the trap runs
+trap 'echo "$rt_runtime" >"$RT_RUNTIME"; [ -z "$fair1" ] || echo "$fair1" >"$FAIR1"; sl_cleanup; lh_cleanup' EXIT
 echo -1 >"$RT_RUNTIME"
+if [ -n "$fair1" ]; then
+	echo 0 >"$FAIR1" || lh_skip_all "cannot turn the fair server of CPU 1 off ($FAIR1)"
+fi
 lh_plan 4
 lh_load_or_bail
 # The shell stays off CPU 1, which the hogs hold for hundreds of ms.
@@ -58,10 +68,22 @@ hog_start()
 	shift
 	"$LH_BINDIR/rt_hog" "$hs_mode" -w "$@" >"$LH_TMP/hog" 2>"$LH_TMP/hog.err" &
 	hog=$!
-	until grep -q '^ready' "$LH_TMP/hog" 2>/dev/null; do
+	until hog_said ready; do
 		kill -0 $hog 2>/dev/null || lh_bail "rt_hog $*: $(cat "$LH_TMP/hog.err")"
 		sl_sleep_s 0.01
 	done
+}
+
+# hog_said WORD - true once a line of rt_hog's output starts with WORD
+# (shell builtins only)
+hog_said()
+{
+	while IFS= read -r hs_line; do
+		case $hs_line in
+		"$1"*) return 0 ;;
+		esac
+	done <"$LH_TMP/hog"
+	return 1
 }
 
 # hog_wait - wait for rt_hog to end
@@ -108,6 +130,12 @@ hog_start spin -c 1 -p 80 -d 4000
 t_go=$(uptime_cs)
 sl_go
 kill -USR1 $hog
+# Enable only once CPU 1 runs the spinner: no context switch happens there
+# after enable before the sleeper wakes (the case the bug was about).
+# Builtins only: an exec can take a second on a loaded emulator host.
+until hog_said spinning; do
+	kill -0 $hog 2>/dev/null || break
+done
 # the shell's own echo: an exec can take longer than a second under emulation
 echo 1 >"$LH_DIR/enable/wakeup" || lh_err "cannot enable wakeup"
 t_enabled=$(uptime_cs)

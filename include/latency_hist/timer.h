@@ -5,14 +5,12 @@
 #ifndef LH_TIMER_H
 #define LH_TIMER_H
 
-#include <linux/bits.h>
 #include <linux/compiler.h>
 #include <linux/hrtimer.h>
 #include <linux/percpu.h>
+#include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/types.h>
-
-#define LH_TIMER_OFFSET_SLOTS	2	/* a soft expiry and a hard one inside it */
 
 /*
  * struct lh_timer_offset - a missed offset waiting for its wakeup
@@ -26,49 +24,68 @@ struct lh_timer_offset {
 };
 
 /*
- * struct lh_timer_offset_cpu - the offsets of the expiries running on one CPU
- * @used: bit i set: @slot[i] holds an offset; 0 keeps every wakeup and
- *        expiry exit to one load
+ * One slot per CPU and expiry context: soft expiries (softirq, or the
+ * ktimers thread on PREEMPT_RT) and hard ones (hard interrupt). A hard
+ * expiry can interrupt a soft one's callback window, never the reverse,
+ * and fills, gives away and frees its slot before the soft one goes on, so
+ * each slot is only ever touched by one context at a time: plain stores
+ * suffice, and no interrupt needs masking.
  */
-struct lh_timer_offset_cpu {
-	unsigned int used;
-	struct lh_timer_offset slot[LH_TIMER_OFFSET_SLOTS];
+enum lh_timer_ctx {
+	LH_TIMER_SOFT,
+	LH_TIMER_HARD,
+	LH_NR_TIMER_CTX
 };
 
 /*
- * Written and read only by the owning CPU with interrupts off: a slot is
- * filled in the expiry probe, taken by the wakeup the timer's callback
- * makes, and freed in the exit probe of the same timer (see timer.c).
+ * struct lh_timer_offset_cpu - the offsets of the expiries running on one CPU
+ * @used:     @used[ctx]: @slot[ctx] holds an offset; each context writes
+ *            only its own byte
+ * @any_used: all of @used in one load: 0 is the common case of every
+ *            wakeup and every expiry exit
  */
+struct lh_timer_offset_cpu {
+	union {
+		u8 used[LH_NR_TIMER_CTX];
+		u16 any_used;
+	};
+	struct lh_timer_offset slot[LH_NR_TIMER_CTX];
+};
+
 DECLARE_PER_CPU(struct lh_timer_offset_cpu, lh_timer_offsets);
+
+/* lh_timer_ctx - the expiry context we are in */
+static __always_inline enum lh_timer_ctx lh_timer_ctx(void)
+{
+	return in_hardirq() ? LH_TIMER_HARD : LH_TIMER_SOFT;
+}
 
 /**
  * lh_timer_offset_take() - the missed timer offset that woke @p, if any
  * @p: a task being woken
  *
  * Inline: it runs in every sched_waking probe while timerandwakeup is on.
+ * hrtimer_wakeup() wakes the sleeper synchronously, so the waking runs in
+ * the context and on the CPU of the expiry that filled the slot.
  *
  * Context: sched_waking, preemption off (try_to_wake_up() holds p->pi_lock
- * with interrupts off, or wakes current under a preemption guard); a
- * timer's offset is found on the CPU that ran the waking timer.
+ * with interrupts off, or wakes current under a preemption guard).
  * Return: the offset in us, or 0 if @p was not woken by a counted late timer.
  */
 static __always_inline s64 lh_timer_offset_take(struct task_struct *p)
 {
-	struct lh_timer_offset_cpu *oc = raw_cpu_ptr(&lh_timer_offsets);
-	int i;
+	struct lh_timer_offset_cpu *oc;
+	enum lh_timer_ctx ctx;
 
-	if (likely(!oc->used))
+	if (likely(!raw_cpu_read(lh_timer_offsets.any_used)))
 		return 0;
-	for (i = 0; i < LH_TIMER_OFFSET_SLOTS; i++) {
-		struct lh_timer_offset *off = &oc->slot[i];
-
-		if ((oc->used & BIT(i)) && off->task == p && off->pid == p->pid) {
-			oc->used &= ~BIT(i);
-			return off->offset_us;
-		}
-	}
-	return 0;
+	oc = raw_cpu_ptr(&lh_timer_offsets);
+	ctx = lh_timer_ctx();
+	if (!oc->used[ctx] || oc->slot[ctx].task != p ||
+	    oc->slot[ctx].pid != p->pid)
+		return 0;
+	WRITE_ONCE(oc->used[ctx], 0);
+	return oc->slot[ctx].offset_us;
 }
 
 #endif /* LH_TIMER_H */
