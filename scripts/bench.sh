@@ -17,7 +17,8 @@
 # This is a benchmark, not a test: it is not part of scripts/run-tests.sh.
 #
 # Usage: scripts/bench.sh [options]
-#   --kernels "K..."   kernels (flavour, release or build tree; default "6.12 6.12-rt")
+#   --kernels "K..."   kernels (flavour, release or build tree; default: the "bench" suite of
+#                      scripts/matrix.conf, 6.12 and 6.12-rt)
 #   --smp-mem N        also boot the first kernel with N vCPUs for memory/read cost (0 = skip; default 0)
 #   --rounds N         measured rounds after one warm-up round (default 3)
 #   --quick            tiny sizes, one round: checks that everything runs (about 1/10 of the time)
@@ -32,7 +33,7 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # From a path kbuild cannot build in (white space), go on from a copy; results stay in this checkout.
 lh_safe_checkout "$@"
-kernels="6.12 6.12-rt"
+kernels=$(lh_matrix_kernels bench)
 smp_mem=0
 rounds=3
 quick=0

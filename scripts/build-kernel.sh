@@ -4,24 +4,26 @@
 # build-kernel.sh - build one of the test kernels that have the preemptirq tracepoints.
 #
 # No Debian binary kernel has the preemptirq tracepoints (irq_disable/irq_enable, preempt_disable/
-# preempt_enable) that latency_hist's critical-section histograms hook, so the test matrix includes two
-# kernels built here from Debian source packages:
+# preempt_enable) that latency_hist's critical-section histograms hook, so the test matrix includes
+# kernels built here from Debian source packages: the "built" kernel lines of scripts/matrix.conf, which
+# name the source package, its suite and the config fragment, e.g.
 #
 #   NAME          source package                                   config
-#   6.12-preempt  linux-source-6.12 (bookworm, apt-get install)    PREEMPT, non-RT
+#   6.12-preempt  linux-source-6.12 (bookworm: this machine's apt)  PREEMPT, non-RT
 #   7.3-rt-debug  linux-source-7.3 (trixie-backports, see below)   PREEMPT_RT, lockdep, debug
 #
 # 7.3-rt-debug has KASAN and kmemleak. Under TCG kmemleak roughly doubles the boot time (about 20 s more
 # per boot, measured), so runs that do not scan for leaks may boot it with "kmemleak=off".
 #
 # The config is `make tinyconfig` plus the project's fragments scripts/kernel-configs/base.config and
-# scripts/kernel-configs/NAME.config (merged with scripts/kconfig/merge_config.sh, then olddefconfig);
-# every option a fragment names must end up in the final .config or the build fails.
+# the kernel's fragment in scripts/kernel-configs/ (merged with scripts/kconfig/merge_config.sh, then
+# olddefconfig); every option a fragment names must end up in the final .config or the build fails.
 #
-# linux-source-7.3 comes from the trixie-backports suite of the mirror this machine's apt already uses
-# (the first non-security URI in /etc/apt/sources.list{,.d/*}). It is fetched with `apt-get download`
-# under a private apt configuration (own sources list, lists and cache under the build cache) and
-# unpacked with dpkg-deb -x; nothing from trixie is installed on this system.
+# A source package of the suite "host" comes from this machine's apt lists. One of another suite (7.3
+# from trixie-backports) comes from that suite of the mirror this machine's apt already uses (the first
+# non-security URI in /etc/apt/sources.list{,.d/*}), fetched under a private apt configuration (own
+# sources list, lists and cache under the build cache). Both are fetched with `apt-get download` and
+# unpacked with dpkg-deb -x: nothing is installed on this system.
 #
 # Builds are cached outside the checkout in $LH_CACHE/kbuild/NAME-HASH/, HASH covering the source package
 # version, the fragments, the gcc and binutils versions and the recipe in this script. A finished build
@@ -29,7 +31,7 @@
 # arch/x86/boot/bzImage; usable as KDIR for `make -C build M=...`), build.log, info.
 # Older builds of the same NAME are deleted after a new one succeeds (set LH_KBUILD_KEEP=1 to keep them).
 #
-# Usage: build-kernel.sh NAME        (NAME: 6.12-preempt or 7.3-rt-debug; `build-kernel.sh list` lists them)
+# Usage: build-kernel.sh NAME        (NAME: a built kernel of matrix.conf; `build-kernel.sh list` lists them)
 # Output: progress on stderr; the last lines on stdout are
 #   release=<kernel release>  kdir=<O= tree, for M= builds>  image=<bzImage>
 # The kdir is also a kernel build tree that scripts/kernels.sh and scripts/vm-run.sh accept as KERNEL.
@@ -39,8 +41,8 @@
 #   LH_JOBS             make -j value (default: number of CPUs)
 #   LH_KCONFIG_EXTRA    extra fragment files (space separated) merged last, part of the cache key;
 #                       for experiments, e.g. measuring KASAN
-#   LH_DEBIAN_MIRROR    Debian mirror URI for trixie-backports (default: taken from this machine's apt)
-#   LH_KBUILD_APT_MAXAGE  seconds before the private trixie-backports package lists are refreshed (86400)
+#   LH_DEBIAN_MIRROR    Debian mirror URI for other suites (default: taken from this machine's apt)
+#   LH_KBUILD_APT_MAXAGE  seconds before the private package lists of another suite are refreshed (86400)
 #   LH_KBUILD_KEEP=1    keep older builds of the same NAME
 
 set -euo pipefail
@@ -52,8 +54,7 @@ KBUILD_ROOT=$LH_CACHE/kbuild
 JOBS=${LH_JOBS:-$(nproc)}
 # Bump when the way a kernel is built changes in a way the fragments do not show (invalidates caches).
 RECIPE="tinyconfig+merge_config+olddefconfig+all/1"
-KNAMES="6.12-preempt 7.3-rt-debug"
-BPO_SUITE=trixie-backports
+KNAMES=$(lh_matrix_kernels built)
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 
 # usage - print the usage line and exit
@@ -62,13 +63,13 @@ usage() {
 	exit 2
 }
 
-# src_pkg NAME - print the Debian source package (binary package name) a kernel is built from
-src_pkg() {
-	case $1 in
-	6.12-*) echo linux-source-6.12 ;;
-	7.3-*) echo linux-source-7.3 ;;
-	*) die "unknown kernel NAME '$1' (known: $KNAMES)" ;;
-	esac
+# kernel_line NAME - set PKG, SUITE and CONFIG from the kernel's line in matrix.conf
+kernel_line() {
+	local kind
+	read -r kind PKG SUITE CONFIG < <(lh_matrix_kernel "$1" || true)
+	if [ "${kind:-}" != built ] || [ -z "${CONFIG:-}" ]; then
+		die "unknown kernel NAME '$1' (built kernels of scripts/matrix.conf: $KNAMES)"
+	fi
 }
 
 # host_mirror - print the Debian archive URI this machine's apt uses (not the security archive)
@@ -111,8 +112,7 @@ host_mirror() {
 	echo "${uri%/}"
 }
 
-# bpo_apt ARGS... - run apt-get/apt-cache with the private trixie-backports configuration
-BPO_DIR=$KBUILD_ROOT/apt-$BPO_SUITE
+# bpo_apt ARGS... - run apt-get/apt-cache with the private configuration of suite $SUITE ($BPO_DIR)
 bpo_apt() {
 	local tool=$1
 	shift
@@ -127,7 +127,7 @@ bpo_setup() {
 	local mirror maxage=${LH_KBUILD_APT_MAXAGE:-86400} stamp now
 	mirror=$(host_mirror)
 	mkdir -p "$BPO_DIR/lists/partial" "$BPO_DIR/cache/archives/partial" "$BPO_DIR/debs" "$BPO_DIR/preferences.d"
-	echo "deb [signed-by=$KEYRING] $mirror $BPO_SUITE main" > "$BPO_DIR/sources.list.new"
+	echo "deb [signed-by=$KEYRING] $mirror $SUITE main" > "$BPO_DIR/sources.list.new"
 	if ! cmp -s "$BPO_DIR/sources.list.new" "$BPO_DIR/sources.list" 2>/dev/null; then
 		mv "$BPO_DIR/sources.list.new" "$BPO_DIR/sources.list"
 		rm -f "$BPO_DIR/updated"
@@ -137,15 +137,15 @@ bpo_setup() {
 	stamp=$(stat -c %Y "$BPO_DIR/updated" 2>/dev/null || echo 0)
 	now=$(date +%s)
 	if [ $((now - stamp)) -ge "$maxage" ]; then
-		log "refreshing the private $BPO_SUITE package lists ($mirror)"
+		log "refreshing the private $SUITE package lists ($mirror)"
 		# apt drops privileges to _apt for downloads when it can; let it write the lists
 		chown -R _apt "$BPO_DIR/lists" 2>/dev/null || true
 		if bpo_apt apt-get update >&2; then
 			touch "$BPO_DIR/updated"
 		elif [ "$stamp" = 0 ]; then
-			die "apt-get update of $BPO_SUITE failed: no network to $mirror? (apt says why above)"
+			die "apt-get update of $SUITE failed: no network to $mirror? (apt says why above)"
 		else
-			log "warning: apt-get update of $BPO_SUITE failed; using the lists from $(date -d "@$stamp")"
+			log "warning: apt-get update of $SUITE failed; using the lists from $(date -d "@$stamp")"
 		fi
 	fi
 }
@@ -153,22 +153,18 @@ bpo_setup() {
 # src_version PKG - print the version of the source package that will be (or was) used
 src_version() {
 	local pkg=$1 ver
-	case $pkg in
-	linux-source-6.12)
-		# bookworm's own package lists: downloaded and unpacked below, never installed
+	if [ "$SUITE" = host ]; then
+		# this machine's own package lists: downloaded and unpacked below, never installed
 		ver=$(apt-cache policy "$pkg" 2>/dev/null | awk '$1 == "Candidate:" { print $2 }')
 		if [ -z "$ver" ] || [ "$ver" = "(none)" ]; then
 			die "$pkg is not in this machine's apt lists (run: apt-get update)"
 		fi
-		echo "$ver"
-		;;
-	linux-source-7.3)
+	else
 		bpo_setup
 		ver=$(bpo_apt apt-cache policy "$pkg" | awk '$1 == "Candidate:" { print $2 }')
-		if [ -z "$ver" ] || [ "$ver" = "(none)" ]; then die "$pkg is not in $BPO_SUITE"; fi
-		echo "$ver"
-		;;
-	esac
+		if [ -z "$ver" ] || [ "$ver" = "(none)" ]; then die "$pkg is not in $SUITE"; fi
+	fi
+	echo "$ver"
 }
 
 # unpack_source PKG VERSION DIR - unpack the kernel source tree of PKG into DIR
@@ -182,10 +178,11 @@ unpack_source() {
 		tmp=$(mktemp -d "$KBUILD_ROOT/debs/dl.XXXXXX")
 		chown _apt "$tmp" 2>/dev/null || true
 		log "downloading $pkg $ver"
-		case $pkg in
-		linux-source-7.3) (cd "$tmp" && bpo_apt apt-get download "$pkg=$ver" >&2) ;;
-		*) (cd "$tmp" && apt-get download -q "$pkg=$ver" >&2) ;;
-		esac || die "apt-get download $pkg=$ver failed: no network to the Debian mirror? (apt says why above)"
+		if [ "$SUITE" = host ]; then
+			(cd "$tmp" && apt-get download -q "$pkg=$ver" >&2)
+		else
+			(cd "$tmp" && bpo_apt apt-get download "$pkg=$ver" >&2)
+		fi || die "apt-get download $pkg=$ver failed: no network to the Debian mirror? (apt says why above)"
 		mv "$tmp"/*.deb "$deb" || die "apt-get download $pkg=$ver produced no .deb"
 		rmdir "$tmp"
 	fi
@@ -201,11 +198,11 @@ unpack_source() {
 	[ -f "$dir/Makefile" ] || die "$tarball did not unpack to a kernel tree"
 }
 
-# fragments NAME - print the fragment files of a kernel, in merge order
+# fragments - print the fragment files of the kernel ($CONFIG), in merge order
 fragments() {
 	local f
 	echo "$LH_FRAGDIR/base.config"
-	echo "$LH_FRAGDIR/$1.config"
+	echo "$LH_FRAGDIR/$CONFIG"
 	for f in ${LH_KCONFIG_EXTRA:-}; do
 		[ -f "$f" ] || die "LH_KCONFIG_EXTRA: $f is not a file"
 		(cd "$(dirname "$f")" && echo "$(pwd)/$(basename "$f")")
@@ -259,10 +256,12 @@ main() {
 	-h | --help) usage ;;
 	list) echo "$KNAMES"; exit 0 ;;
 	esac
-	local name=$1 pkg ver key hash d f t0 t1
+	local name=$1 pkg ver key hash d f t0 t1 t_src t_cfg
 	local -a frags
-	pkg=$(src_pkg "$name")
-	[ -f "$LH_FRAGDIR/$name.config" ] || die "no fragment $LH_FRAGDIR/$name.config"
+	kernel_line "$name"
+	pkg=$PKG
+	BPO_DIR=$KBUILD_ROOT/apt-$SUITE
+	[ -f "$LH_FRAGDIR/$CONFIG" ] || die "no fragment $LH_FRAGDIR/$CONFIG"
 	command -v gcc >/dev/null || die "gcc not found (run scripts/setup-host.sh)"
 	mkdir -p "$KBUILD_ROOT"
 
@@ -271,7 +270,7 @@ main() {
 	flock 9
 
 	ver=$(src_version "$pkg")
-	mapfile -t frags < <(fragments "$name")
+	mapfile -t frags < <(fragments)
 	key=$(
 		echo "recipe=$RECIPE"
 		echo "name=$name"
@@ -302,6 +301,7 @@ main() {
 	printf '%s\n' "$key" > "$d/key"
 	for f in "${frags[@]}"; do cp "$f" "$d/fragments/"; done
 	unpack_source "$pkg" "$ver" "$d/src"
+	t_src=$(date +%s)
 
 	run_make "$d" tinyconfig || die "make tinyconfig failed"
 	(cd "$d/build" && "$d/src/scripts/kconfig/merge_config.sh" -m -O "$d/build" "$d/build/.config" "${frags[@]}" \
@@ -314,6 +314,8 @@ main() {
 
 	# `all` builds vmlinux, bzImage, the in-tree modules and Module.symvers: the O= tree is then a
 	# complete KDIR for external modules.
+	t_cfg=$(date +%s)
+	log "source ready in $((t_src - t0)) s, configured in $((t_cfg - t_src)) s; compiling"
 	run_make "$d" -j"$JOBS" all || die "kernel build failed (see $d/build.log)"
 	[ -f "$d/build/arch/x86/boot/bzImage" ] || die "no bzImage after the build"
 	[ -f "$d/build/Module.symvers" ] || die "no Module.symvers after the build"
@@ -327,7 +329,7 @@ main() {
 		echo "built=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	} > "$d/info"
 	touch "$d/.complete"
-	log "built $name in $((t1 - t0)) s"
+	log "built $name in $((t1 - t0)) s (compiling: $((t1 - t_cfg)) s)"
 
 	if [ "${LH_KBUILD_KEEP:-0}" != 1 ]; then
 		for f in "$KBUILD_ROOT/$name"-*; do

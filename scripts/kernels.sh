@@ -3,8 +3,9 @@
 #
 # kernels.sh - find, fetch and describe the kernels latency_hist is tested on.
 #
-# The test rig boots real Debian kernels under qemu. This script maps the four flavour names the project
-# tests on to the newest Debian packages that apt knows about and unpacks, with `apt-get download` +
+# The test rig boots real Debian kernels under qemu. This script maps the flavour names of the kernels the
+# project tests on (the kernel lines of scripts/matrix.conf) to the newest Debian packages that apt knows
+# about and unpacks, with `apt-get download` +
 # `dpkg-deb -x`, the image package AND the headers package (with the -common headers and the
 # linux-kbuild package it depends on) into a cache. Nothing is installed with dpkg: no initramfs or GRUB
 # hook runs, /boot, /usr/src and /lib/modules of this machine stay untouched (Debian's 6.12 headers
@@ -14,17 +15,15 @@
 # `include /usr/src/linux-headers-R-common/Makefile` is made relative to itself, so the tree works
 # wherever the cache is. Headers a user installed with apt are neither used nor touched.
 #
-#   flavour   image package                                   headers package
-#   6.1       Depends of linux-image-amd64                    Depends of linux-headers-amd64
-#   6.1-rt    Depends of linux-image-rt-amd64                 Depends of linux-headers-rt-amd64
-#   6.12      linux-image-6.12.N+deb12-amd64-unsigned         linux-headers-6.12.N+deb12-amd64
-#   6.12-rt   linux-image-6.12.N+deb12-rt-amd64-unsigned      linux-headers-6.12.N+deb12-rt-amd64
-# For 6.12, N is the newest version for which both the image and the headers package exist.
+#   matrix.conf says                 image package                              headers package
+#   meta IMAGE-META HEADERS-META     Depends of IMAGE-META                      Depends of HEADERS-META
+#   newest SERIES VARIANT            linux-image-SERIES.N+deb12-VARIANT-unsigned linux-headers-SERIES.N+deb12-VARIANT
+# For "newest", N is the newest version for which both the image and the headers package exist.
 #
-# Two more flavours are kernels built here from Debian source packages, because no Debian binary kernel
-# has the preemptirq tracepoints (see scripts/build-kernel.sh): 6.12-preempt and 7.3-rt-debug. `fetch`
-# builds them when the cache has no build of the current recipe (minutes, not seconds); `info`,
-# `resolve` and `release` only look at the cache. They have no headers package: the build tree is the KDIR.
+# The "built" kernels of the matrix are built here from Debian source packages, because no Debian binary
+# kernel has the preemptirq tracepoints (see scripts/build-kernel.sh). `fetch` builds them when the cache
+# has no build of the current recipe (minutes, not seconds); `info`, `resolve` and `release` only look
+# at the cache. They have no headers package: the build tree is the KDIR.
 #
 # A kernel can also be named by its release (6.12.117+deb12-rt-amd64) or by the path of a kernel build
 # tree (a directory with include/config/kernel.release and arch/x86/boot/bzImage; its modules are
@@ -50,8 +49,6 @@ set -euo pipefail
 
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-LH_FLAVOURS="6.1 6.1-rt 6.12 6.12-rt"
-LH_BUILT_FLAVOURS="6.12-preempt 7.3-rt-debug"
 
 # lh_kernel_meta_dep - print the versioned package a Debian metapackage depends on
 lh_kernel_meta_dep() {
@@ -62,17 +59,18 @@ lh_kernel_meta_dep() {
 	echo "$dep"
 }
 
-# lh_kernel_newest_612 - print the newest 6.12.N+deb12 version with both an image and a headers package
-lh_kernel_newest_612() {
-	local variant=$1 ver
-	# variant is "amd64" or "rt-amd64"; names look like linux-image-6.12.117+deb12-rt-amd64-unsigned
+# lh_kernel_newest - print the newest SERIES.N+deb12 version with both an image and a headers package
+lh_kernel_newest() {
+	local series=$1 variant=$2 ver re
+	# names look like linux-image-6.12.117+deb12-rt-amd64-unsigned
+	re=${series//./\\.}
 	ver=$(comm -12 \
-		<(apt-cache pkgnames linux-image-6.12. 2>/dev/null |
-			sed -n "s/^linux-image-\(6\.12\.[0-9]*+deb12\)-$variant-unsigned\$/\1/p" | sort -u) \
-		<(apt-cache pkgnames linux-headers-6.12. 2>/dev/null |
-			sed -n "s/^linux-headers-\(6\.12\.[0-9]*+deb12\)-$variant\$/\1/p" | sort -u) |
+		<(apt-cache pkgnames "linux-image-$series." 2>/dev/null |
+			sed -n "s/^linux-image-\($re\.[0-9]*+deb12\)-$variant-unsigned\$/\1/p" | sort -u) \
+		<(apt-cache pkgnames "linux-headers-$series." 2>/dev/null |
+			sed -n "s/^linux-headers-\($re\.[0-9]*+deb12\)-$variant\$/\1/p" | sort -u) |
 		sort -V | tail -n 1)
-	[ -n "$ver" ] || die "no linux-image-6.12.*+deb12-$variant-unsigned with matching headers in apt (is bookworm-security in the sources? run scripts/setup-host.sh)"
+	[ -n "$ver" ] || die "no linux-image-$series.*+deb12-$variant-unsigned with matching headers in apt (is bookworm-security in the sources? run scripts/setup-host.sh)"
 	echo "$ver"
 }
 
@@ -83,7 +81,7 @@ lh_kernel_is_tree() {
 
 # lh_kernel_is_built_flavour - true if $1 names a kernel that build-kernel.sh builds
 lh_kernel_is_built_flavour() {
-	case " $LH_BUILT_FLAVOURS " in
+	case " $(lh_matrix_kernels built) " in
 	*" $1 "*) return 0 ;;
 	esac
 	return 1
@@ -114,26 +112,20 @@ lh_kernel_resolve() {
 		echo "$(cat "$(lh_kernel_built_tree "$k" cache)/include/config/kernel.release") - -"
 		return
 	fi
-	case $k in
-	6.1)
-		img=$(lh_kernel_meta_dep linux-image-amd64)
-		hdr=$(lh_kernel_meta_dep linux-headers-amd64)
+	local -a how
+	read -r -a how <<< "$(lh_matrix_kernel "$k" || true)"
+	case ${how[0]:-}:${how[1]:-}:$k in
+	packaged:meta:*)
+		img=$(lh_kernel_meta_dep "${how[2]}")
+		hdr=$(lh_kernel_meta_dep "${how[3]}")
 		rel=${img#linux-image-} ;;
-	6.1-rt)
-		img=$(lh_kernel_meta_dep linux-image-rt-amd64)
-		hdr=$(lh_kernel_meta_dep linux-headers-rt-amd64)
-		rel=${img#linux-image-} ;;
-	6.12)
-		ver=$(lh_kernel_newest_612 amd64)
-		rel=$ver-amd64
+	packaged:newest:*)
+		ver=$(lh_kernel_newest "${how[2]}" "${how[3]}")
+		rel=$ver-${how[3]}
 		img=linux-image-$rel-unsigned
 		hdr=linux-headers-$rel ;;
-	6.12-rt)
-		ver=$(lh_kernel_newest_612 rt-amd64)
-		rel=$ver-rt-amd64
-		img=linux-image-$rel-unsigned
-		hdr=linux-headers-$rel ;;
-	[0-9]*.*-*)
+	?*:*:*) die "scripts/matrix.conf: cannot read the line of kernel $k: ${how[*]}" ;;
+	::[0-9]*.*-*)
 		# A release string: prefer the -unsigned image (same files, no signed-template dependency).
 		rel=$k
 		hdr=linux-headers-$rel
@@ -143,7 +135,7 @@ lh_kernel_resolve() {
 			img=linux-image-$rel
 		fi ;;
 	*)
-		die "unknown kernel '$k' (flavours: $LH_FLAVOURS $LH_BUILT_FLAVOURS, a release like 6.12.117+deb12-amd64, or a build tree path)" ;;
+		die "unknown kernel '$k' (flavours: $(lh_matrix_kernels kernel), a release like 6.12.117+deb12-amd64, or a build tree path)" ;;
 	esac
 	case $rel in
 	*-unsigned) rel=${rel%-unsigned} ;;
@@ -326,7 +318,7 @@ lh_kernel_fetch() {
 lh_kernel_main() {
 	local cmd=${1:-}
 	case $cmd in
-	flavours) echo "$LH_FLAVOURS $LH_BUILT_FLAVOURS" ;;
+	flavours) lh_matrix_kernels kernel ;;
 	resolve) [ $# -eq 2 ] || die "usage: kernels.sh resolve KERNEL"; lh_kernel_resolve "$2" ;;
 	release)
 		[ $# -eq 2 ] || die "usage: kernels.sh release KERNEL"

@@ -87,3 +87,42 @@ lh_safe_checkout() {
 	fi
 	exec bash "$copy/scripts/${0##*/}" "$@"
 }
+
+# The test matrix: kernels, sets of tests, suites (see the header of matrix.conf).
+LH_MATRIX=${LH_MATRIX:-$LH_SCRIPTS/matrix.conf}
+
+# lh_matrix_kernels - print the kernels of a suite (test, stress, validate, bench), or of every kernel
+# line with "kernel", or the kernels built here with "built", in matrix order, on one line
+lh_matrix_kernels() {
+	awk -v s="$1" '
+		/^[ \t]*#/ { next }
+		s == "built" && $1 == "kernel" && $3 == "built" { printf "%s%s", (n++ ? " " : ""), $2; next }
+		s != "built" && $1 == s { printf "%s%s", (n++ ? " " : ""), $2 }
+		END { print "" }' "$LH_MATRIX"
+}
+
+# lh_matrix_kernel - print the words after the name on a kernel's line ("packaged meta IMG HDR", "built
+# PKG SUITE CONFIG"); false if the matrix has no such kernel
+lh_matrix_kernel() {
+	awk -v k="$1" '$1 == "kernel" && $2 == k { $1 = ""; $2 = ""; sub(/^ +/, ""); print; found = 1 }
+		END { exit !found }' "$LH_MATRIX"
+}
+
+# lh_matrix_set - print the tests of a named set; false if there is no such set
+lh_matrix_set() {
+	awk -v n="$1" '$1 == "set" && $2 == n { $1 = ""; $2 = ""; sub(/^ +/, ""); print; found = 1 }
+		END { exit !found }' "$LH_MATRIX"
+}
+
+# lh_matrix_why - print why a set is left out where it is (empty if the matrix gives no reason)
+lh_matrix_why() {
+	awk -v n="$1" '$1 == "why" && $2 == n { $1 = ""; $2 = ""; sub(/^ +/, ""); print }' "$LH_MATRIX"
+}
+
+# lh_matrix_get - print the value of KEY on the line of SUITE and KERNEL, or on the boot line of NAME with
+# SUITE "boot" (empty if the line has no such key)
+lh_matrix_get() {
+	awk -v s="$1" -v k="$2" -v key="$3" '$1 == s && $2 == k {
+		for (i = 3; i <= NF; i++) if (index($i, key "=") == 1) { print substr($i, length(key) + 2); exit }
+	}' "$LH_MATRIX"
+}

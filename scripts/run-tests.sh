@@ -2,62 +2,60 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # run-tests.sh - the project's test command: build latency_hist for each test kernel and run the
-# selftests in a qemu VM booted with that kernel.
+# selftests in qemu VMs booted with those kernels, two at a time.
 #
 # For every kernel the build, the selftests and the guest's dmesg all count. The module is never loaded
-# into the kernel of this machine: it only runs inside the VMs started by scripts/vm-run.sh.
+# into the kernel of this machine: it only runs inside the VMs started by scripts/vm-run.sh. Which
+# kernels, and what runs on each, is scripts/matrix.conf (the "test" suite unless --suite says another).
 #
-# Usage: run-tests.sh [--kernels "6.1 6.1-rt 6.12 6.12-rt 6.12-preempt 7.3-rt-debug"] [--quick] [--timeout S]
-#   --kernels LIST  flavours, releases or build trees (default: $LH_KERNELS or all six flavours; the last
-#                   two are built from source by scripts/build-kernel.sh when not cached, ~7-10 min each)
+# Usage: run-tests.sh [--kernels LIST] [--suite NAME] [--quick] [--full-debug] [--all-tests] [--timeout S]
+#                     [--jobs N] [--no-icount]
+#   --kernels LIST  flavours, releases or build trees (default: $LH_KERNELS or the kernels of the suite;
+#                   the "built" ones are built from source by scripts/build-kernel.sh when not cached)
+#   --suite NAME    the suite of matrix.conf whose settings apply: test (default), stress, validate
 #   --quick         pass LH_QUICK=1 to the selftests (they may shorten their workloads)
-#   --full-debug    run every selftest on 7.3-rt-debug (about two hours there; see LH_DEBUG_TESTS)
-#   --all-tests     run LH_FORMAT_TESTS on every packaged kernel, not only on LH_FORMAT_KERNELS
-#   --timeout S     per-kernel VM timeout (default: $LH_VM_TIMEOUT or 1200)
+#   --full-debug    lift the restrictions marked unless=full-debug: every selftest on 7.3-rt-debug
+#                   (about two hours there)
+#   --all-tests     lift the restrictions marked unless=all-tests: the format tests on every kernel
+#   --timeout S     per-kernel VM timeout (default: the matrix's timeout=, $LH_VM_TIMEOUT or 1200)
+#   --jobs N        guests at a time (default $LH_GUESTS or 2)
+#   --no-icount     ignore the matrix's icount=1 (the 6.1 kernels hang under -icount)
 #
 # Steps:
 #   1. scripts/setup-host.sh KERNELS (installs the tools when something is missing; kernel images and
 #      headers are unpacked into the cache by scripts/kernels.sh, never installed)
-#   2. host unit tests, if selftests/unit/Makefile exists: `make -C selftests/unit run`, which must print
-#      "unit: N passed, N failed"
-#   2b. host tests of scripts/lh: `sh selftests/lh_tool/test_lh.sh`, which must print
-#      "lh_tool: N passed, N failed, N skipped" (gawk, mawk, busybox: about 50 s of CPU)
+#   2. the kernels built from source start building in the background (scripts/build-kernel.sh, one
+#      after the other in the order of their kernel lines, at nice 5)
 #   3. user-space test programs, if selftests/Makefile exists: `make -C selftests` (once, in the checkout)
-#   4. per kernel (release R, headers KDIR):
-#      a. copy the working tree (without build/ and .git) to build/R/src
+#   4. in the background: host unit tests (`make -C selftests/unit run`) and the host tests of
+#      scripts/lh (`sh selftests/lh_tool/test_lh.sh`); both print KTAP ending in a "# Totals:" line
+#   5. per kernel, as a job (at most --jobs at once, in matrix order; a kernel built here starts once its
+#      build is done, before the packaged kernels still waiting), logging to build/logs/kernel-K.log:
+#      a. fetch it (scripts/kernels.sh: release R, KDIR) and copy the working tree to build/R/src
 #      b. `make -C build/R/src KDIR=KDIR W=1` (must produce latency_hist.ko), and if selftests/Kbuild
 #         exists `make -C build/R/src/selftests KDIR=KDIR modules` (lh_load_test.ko); any compiler
 #         warning ("warning:" in build/logs/R.build.log) fails the build test
-#      c. boot R with scripts/vm-run.sh, cwd build/R/src/selftests, running `sh ./run.sh` with
+#      c. for a packaged kernel, scripts/test-dkms.sh R=KDIR (dkms build --kernelsourcedir against the
+#         headers tree kernels.sh unpacked), while the guest runs: one test
+#      d. boot R with scripts/vm-run.sh, cwd build/R/src/selftests, running `sh ./run.sh` with
 #         LH_MODULE, LH_LOAD_TEST_MODULE (if built), LH_SELFTEST_DIR (absolute host paths, visible in the
-#         guest through the shared root) and LH_QUICK; read its last "# Totals: pass:P fail:F xfail:X
-#         xpass:XP skip:S error:E" line (pass+xfail pass; fail+error+xpass fail; skip skips)
-#      d. the build and the guest dmesg check are one test each
-#      e. on a build tree with the lockdown LSM and module signing (6.12-preempt): a second boot with
-#         lockdown=integrity runs lockdown.sh with a copy of the module signed with the build's key
-#         (lh_load_test.ko stays unsigned and must be refused); its dmesg check is one more test
-#   5. scripts/test-dkms.sh for every tested packaged kernel, against the headers tree kernels.sh
-#      unpacked into the cache (dkms build --kernelsourcedir): one test each
-# LH_TESTS="a.sh b.sh" runs only those selftests (passed to run.sh in the guest).
-# LH_GUEST_ENV="NAME=VALUE ..." passes more settings to the selftests (scripts/stress.sh: durations);
-# LH_VM_SMP=N boots the guests with N CPUs (default 2).
-# LH_VM_ICOUNT=1 boots the guests with -icount shift=0,sleep=off (guest time = instructions; 6.12 and
-# the built kernels only, the 6.1 kernels hang in it): scripts/validate.sh uses it.
-# 7.3-rt-debug (KASAN, lockdep, kmemleak) runs about five to ten times slower under TCG than the
-# other kernels, too slow for the whole suite inside CI's 90 minutes: unless LH_TESTS is set or
-# --full-debug is given, it runs LH_DEBUG_TESTS, the tests that drive every probe and control path
-# (the input-validation and stress tests it skips run the same module code on the five other
-# kernels, one of them with lockdep; scripts/stress.sh runs the stress tests on it). Each selftest
-# there may take LH_DEBUG_TEST_TIMEOUT seconds (default 1800) instead of selftests/settings' 600:
-# load_cycles.sh's 20 module load/unload cycles alone take about 10 minutes under KASAN and kmemleak.
-# LH_FORMAT_TESTS (input parsing, output format, the lh tool) run on LH_FORMAT_KERNELS (6.1, the oldest
-# kernel, and 6.12-preempt, the one with every type and lockdep) unless --all-tests or LH_TESTS is
-# given: the module code they drive is the same on every kernel, and on 2 cores CI's 90 minutes do not
-# hold them on all six next to the rest.
-# Output: a summary line per kernel, then the last line "N passed, N failed, N skipped".
+#         guest through the shared root), LH_QUICK, and the matrix's selection: LH_TESTS, and
+#         LH_SKIP_TESTS with the reason of each test left out (run.sh reports those as KTAP SKIP)
+#      e. the build and the guest dmesg check are one test each; the selftests count by the last
+#         "# Totals: pass:P fail:F xfail:X xpass:XP skip:S error:E" line (pass+xfail pass;
+#         fail+error+xpass fail; skip skips)
+#      f. an extra boot of the matrix (boot=lockdown on 6.12-preempt: lockdown=integrity, the module
+#         signed with the build's key, lh_load_test.ko unsigned and refused): its tests must pass
+#         without a skip; its dmesg check is one more test
+#   6. the host boot check (below): one test
+# LH_TESTS="a.sh b.sh" runs only those selftests (no matrix selection; extra boots only if named).
+# LH_GUEST_ENV="NAME=VALUE ..." passes more settings to the selftests (scripts/stress.sh: durations).
+# Output: progress lines, then a summary line per kernel (with its wall time) and per host step, then
+# the last line "N passed, N failed, N skipped".
 # Exit status: 0 only if nothing failed and every kernel booted.
-# Logs: build/logs/R.build.log, R.log (serial console), R.out (selftest output), R.dmesg, R.result;
-#   the lockdown boot writes R.lockdown.{log,out,dmesg,result}.
+# Logs: build/logs/kernel-K.log (everything of kernel K's job, guest output included),
+#   R.build.log, R.log (serial console), R.out (selftest output), R.dmesg, R.result, R.dkms.log;
+#   an extra boot writes R.NAME.{log,out,dmesg,result}; unit.log and lh_tool.log for the host tests.
 # Host boot check: the installed linux-image-*/linux-headers-* packages, the listing of /boot and the
 #   /vmlinuz, /initrd.img links are recorded before the set-up and compared at the end: one test.
 # From any directory: a checkout under /tmp is shared into the guests (scripts/vm-run.sh); from a path
@@ -72,18 +70,22 @@ LH_DIE_STATUS=2
 # From a checkout kbuild cannot build in (white space in its path), this runs again from a copy.
 lh_safe_checkout "$@"
 LH_BUILD=$LH_TOP/build
-LH_DEBUG_TESTS=${LH_DEBUG_TESTS:-"tree.sh wakeup_pid.sh timer_pid.sh critical_sections.sh threshold_events.sh counters.sh kmemleak.sh"}
-LH_FORMAT_TESTS=${LH_FORMAT_TESTS:-"empty_format.sh invalid_input.sh fuzz_input.sh lh_tool.sh"}
-LH_FORMAT_KERNELS=${LH_FORMAT_KERNELS:-"6.1 6.12-preempt"}
-LH_DEBUG_TEST_TIMEOUT=${LH_DEBUG_TEST_TIMEOUT:-1800}
+LH_JOBDIR=$LH_LOGS/.jobs
 
 # Totals over all kernels and host tests.
 total_pass=0
 total_fail=0
 total_skip=0
+booted_all=1
 # One summary line per kernel / host step, printed at the end.
-dkms_releases=()
 summaries=()
+
+# count - add passed/failed/skipped numbers to the totals
+count() {
+	total_pass=$((total_pass + $1))
+	total_fail=$((total_fail + $2))
+	total_skip=$((total_skip + $3))
+}
 
 # boot_state - print what this machine boots: its installed kernel image and headers packages, the
 # listing of /boot and the /vmlinuz and /initrd.img links (the test command must leave them as they were)
@@ -111,51 +113,49 @@ check_boot_untouched() {
 	fi
 }
 
-# count - add passed/failed/skipped numbers to the totals
-count() {
-	total_pass=$((total_pass + $1))
-	total_fail=$((total_fail + $2))
-	total_skip=$((total_skip + $3))
+# parse_totals - print "pass fail skip" from the last top-level KTAP "# Totals:" line of a file
+parse_totals() {
+	local line
+	line=$(grep -E '^# Totals: ' "$1" | tail -n 1 || true)
+	[ -n "$line" ] || return 1
+	echo "$line" | awk '{
+		for (i = 3; i <= NF; i++) { split($i, kv, ":"); v[kv[1]] = kv[2] + 0 }
+		print v["pass"] + v["xfail"], v["fail"] + v["error"] + v["xpass"], v["skip"] }'
 }
 
-# run_unit_tests - run the host unit tests and count their "unit: N passed, N failed" line
-run_unit_tests() {
-	local log=$LH_LOGS/unit.log line p f
-	if [ ! -f "$LH_TOP/selftests/unit/Makefile" ]; then
-		summaries+=("host unit tests: none (selftests/unit/Makefile missing)")
-		return 0
-	fi
-	log "host unit tests: make -C selftests/unit run"
-	if make -C "$LH_TOP/selftests/unit" run > "$log" 2>&1; then :; fi
-	sed 's/^/    /' "$log"
-	line=$(grep -E '^unit: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 || true)
-	if [ -z "$line" ]; then
+# count_ktap - count a host test's KTAP output by its "# Totals:" line; add its summary line
+count_ktap() {
+	local what=$1 log=$2 p f s
+	if read -r p f s < <(parse_totals "$log"); then
+		count "$p" "$f" "$s"
+		summaries+=("$what: $p passed, $f failed, $s skipped")
+	else
 		count 0 1 0
-		summaries+=("host unit tests: FAILED (no 'unit: N passed, N failed' line; see $log)")
-		return 0
+		summaries+=("$what: FAILED (no KTAP '# Totals:' line; see $log)")
 	fi
-	p=$(echo "$line" | sed -E 's/^unit: ([0-9]+) passed.*/\1/')
-	f=$(echo "$line" | sed -E 's/^unit: [0-9]+ passed, ([0-9]+) failed.*/\1/')
-	count "$p" "$f" 0
-	summaries+=("host unit tests: $p passed, $f failed")
 }
 
-# run_lh_tool_tests - run the host tests of scripts/lh and count their summary line
-run_lh_tool_tests() {
-	local log=$LH_LOGS/lh_tool.log line p f s
-	[ -f "$LH_TOP/selftests/lh_tool/test_lh.sh" ] || return 0
-	log "host tests of scripts/lh: sh selftests/lh_tool/test_lh.sh"
-	sh "$LH_TOP/selftests/lh_tool/test_lh.sh" > "$log" 2>&1 || true
-	grep -v '^ok ' "$log" | sed 's/^/    /'
-	line=$(grep -E '^lh_tool: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$log" | tail -n 1 || true)
-	if [ -z "$line" ]; then
-		count 0 1 0
-		summaries+=("lh tool host tests: FAILED (no 'lh_tool: N passed...' line; see $log)")
-		return 0
+# host_tests - run the host unit tests and the host tests of scripts/lh in a copy of the tree (the jobs
+# copy the checkout meanwhile); KTAP into unit.log, lh_tool.log
+host_tests() {
+	local src=$LH_BUILD/host/src
+	copy_tree "$src"
+	if [ -f "$src/selftests/unit/Makefile" ]; then
+		make -s -C "$src/selftests/unit" run > "$LH_LOGS/unit.log" 2>&1 || true
 	fi
-	read -r p f s < <(echo "$line" | sed -E 's/^lh_tool: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped.*/\1 \2 \3/')
-	count "$p" "$f" "$s"
-	summaries+=("lh tool host tests: $p passed, $f failed, $s skipped")
+	if [ -f "$src/selftests/lh_tool/test_lh.sh" ]; then
+		sh "$src/selftests/lh_tool/test_lh.sh" > "$LH_LOGS/lh_tool.log" 2>&1 || true
+	fi
+}
+
+# count_host_tests - count what host_tests wrote, showing what did not pass
+count_host_tests() {
+	local log
+	for log in "$LH_LOGS/unit.log" "$LH_LOGS/lh_tool.log"; do
+		if [ -f "$log" ]; then grep -E '^not ok' "$log" | sed 's/^/    /' >&2 || true; fi
+	done
+	if [ -f "$LH_TOP/selftests/unit/Makefile" ]; then count_ktap "host unit tests" "$LH_LOGS/unit.log"; fi
+	if [ -f "$LH_TOP/selftests/lh_tool/test_lh.sh" ]; then count_ktap "lh tool host tests" "$LH_LOGS/lh_tool.log"; fi
 }
 
 # build_user_programs - build the selftests' user-space programs once, in the checkout
@@ -187,7 +187,7 @@ build_for_kernel() {
 	{
 		echo "== make -C $src KDIR=$kdir W=1"
 		if [ ! -f "$src/Makefile" ] || [ ! -f "$src/Kbuild" ]; then
-			echo "error: no top-level Makefile/Kbuild: the module is not in the tree yet"
+			echo "error: no top-level Makefile/Kbuild"
 			rc=1
 		elif ! make -C "$src" KDIR="$kdir" W=1; then
 			rc=1
@@ -208,43 +208,43 @@ build_for_kernel() {
 	return "$rc"
 }
 
-# start_kernel_builds - build the kernels built from source in the background, at idle priority
-# Building them takes 15-20 minutes on 2 cores, and the VM tests of the packaged kernels leave about half
-# the CPU time unused (their guests sleep and wait): the builds run in that time instead of after it.
-# They run under SCHED_IDLE and the idle I/O class, so a VM thread that wakes preempts them at once.
-# test_kernel's fetch of such a kernel waits on build-kernel.sh's lock and reuses the finished build; a
-# cached build returns at once. Progress: build/logs/kbuild-NAME.log.
+# start_kernel_builds - build the kernels built from source in the background, one after the other
+# Building them takes about 20 minutes of one core; they start at once, at nice 5 (a guest's vCPU thread
+# wins when both want a core: a guest of a packaged kernel keeps about half a core busy, its tests
+# mostly sleep and wait, so two guests and a build share the two cores).
+# A job's fetch of such a kernel reuses the finished build (a cached build returns at once); each
+# finished build leaves $LH_JOBDIR/built-NAME. Progress: build/logs/kbuild-NAME.log.
 start_kernel_builds() {
 	local k names=""
-	for k in $1; do
-		lh_kernel_is_built_flavour "$k" && names="$names $k"
+	for k in $(lh_matrix_kernels built); do
+		case " $1 " in *" $k "*) names="$names $k" ;; esac
 	done
 	[ -n "$names" ] || return 0
-	log "building${names} in the background at idle priority (build/logs/kbuild-*.log)"
+	log "building ${names# } in the background (build/logs/kbuild-*.log)"
 	# shellcheck disable=SC2016 # expanded by the inner shell
-	setsid bash -c 'for k in $2; do
-			chrt --idle 0 ionice -c 3 bash "$1/build-kernel.sh" "$k" > /dev/null 2> "$3/kbuild-$k.log" || true
-		done' kbuild "$LH_SCRIPTS" "$names" "$LH_LOGS" < /dev/null &
+	setsid nice -n 5 bash -c 'for k in $2; do
+			bash "$1/build-kernel.sh" "$k" > /dev/null 2> "$3/kbuild-$k.log" || true
+			: > "$4/built-$k"
+		done' kbuild "$LH_SCRIPTS" "$names" "$LH_LOGS" "$LH_JOBDIR" < /dev/null &
 	kbuild_pid=$!
 }
 
-# stop_kernel_builds - on exit, stop background builds still running (none after a complete run)
-stop_kernel_builds() {
-	[ -n "${kbuild_pid:-}" ] || return 0
-	kill -TERM -- "-$kbuild_pid" 2> /dev/null || true
-	wait "$kbuild_pid" 2> /dev/null || true
+# process_tree - print a process and its descendants, by pid
+process_tree() {
+	local c
+	echo "$1"
+	for c in $(pgrep -P "$1" 2> /dev/null); do process_tree "$c"; done
 }
 
-# run_dkms_tests - dkms add/build against the headers of every tested packaged kernel
-run_dkms_tests() {
-	local log=$LH_LOGS/dkms.log p f
-	[ "${#dkms_releases[@]}" -gt 0 ] || return 0
-	log "== dkms: add and build for ${dkms_releases[*]%%=*}"
-	"$LH_SCRIPTS/test-dkms.sh" "${dkms_releases[@]}" > "$log" 2>&1 || true
-	p=$(grep -c '^ok dkms build' "$log" || true)
-	f=$((${#dkms_releases[@]} - p))
-	count "$p" "$f" 0
-	summaries+=("dkms: $p passed, $f failed (see $log)")
+# stop_background - on exit, stop the background builds, jobs and host tests this run started (none
+# are left after a complete run), with everything they started (vm-run.sh's qemu among them)
+stop_background() {
+	local pid tree=""
+	for pid in ${kbuild_pid:-} ${job_pids[@]+"${job_pids[@]}"} ${host_pid:-}; do
+		tree="$tree $(process_tree "$pid")"
+	done
+	# shellcheck disable=SC2086 # a list of pids
+	[ -z "${tree// /}" ] || kill -TERM $tree 2> /dev/null || true
 }
 
 # result_field - print the value of KEY in a vm-run.sh NAME.result file (empty if it has none)
@@ -269,24 +269,87 @@ tests_without() {
 	} END { print "" }' "$1"
 }
 
-# parse_totals - print "pass fail skip" from the last top-level KTAP "# Totals:" line of a file
-parse_totals() {
-	local line
-	line=$(grep -E '^# Totals: ' "$1" | tail -n 1 || true)
-	[ -n "$line" ] || return 1
-	echo "$line" | awk '{
-		for (i = 3; i <= NF; i++) { split($i, kv, ":"); v[kv[1]] = kv[2] + 0 }
-		print v["pass"] + v["xfail"], v["fail"] + v["error"] + v["xpass"], v["skip"] }'
+# select_tests - set sel_tests (LH_TESTS for the guest, empty: all), sel_skip (LH_SKIP_TESTS: "NAME
+# REASON" lines) and sel_note (for the summary line) from the matrix line of kernel K in the suite
+select_tests() {
+	local k=$1 makefile=$2 only skip unless set why t
+	sel_tests="" sel_skip="" sel_note=""
+	if [ -n "${LH_TESTS:-}" ]; then
+		sel_tests=$LH_TESTS
+		return 0
+	fi
+	only=$(lh_matrix_get "$suite" "$k" tests)
+	skip=$(lh_matrix_get "$suite" "$k" skip)
+	unless=$(lh_matrix_get "$suite" "$k" unless)
+	[ -n "$only$skip" ] || return 0
+	if [ -n "$unless" ] && [[ " $lifted " == *" $unless "* ]]; then
+		sel_note=" (--$unless: every selftest)"
+		return 0
+	fi
+	set=${only:-$skip}
+	lh_matrix_set "$set" > /dev/null || die "scripts/matrix.conf: kernel $k names the unknown set $set"
+	why=$(lh_matrix_why "$set")
+	if [ -n "$skip" ]; then
+		for t in $(lh_matrix_set "$set"); do sel_skip+="$t ${why:-left out here by matrix.conf}"$'\n'; done
+		sel_note=" (without set $set: skipped, see matrix.conf${unless:+; --$unless runs it})"
+	elif [ -z "$why" ]; then
+		# a set without a reason: only it runs, the rest is not this suite's business
+		sel_tests=$(lh_matrix_set "$set")
+	else
+		for t in $(tests_without "$makefile" "$(lh_matrix_set "$set")"); do sel_skip+="$t $why"$'\n'; done
+		sel_note=" (set $set only: the rest skipped, see matrix.conf${unless:+; --$unless runs all})"
+	fi
+}
+
+# job_setting - print a setting of kernel K: the matrix line of the suite, else DEFAULT
+job_setting() {
+	local v
+	v=$(lh_matrix_get "$suite" "$1" "$2")
+	echo "${v:-$3}"
+}
+
+# guest_run - boot a kernel and run run.sh; count its tests and dmesg check (status: $run_status,
+# "booted" or "noboot"); NAME is the log base name
+guest_run() {
+	local k=$1 name=$2 what=$3 src=$4 p f s vrc=0 out=$LH_LOGS/$2.out result=$LH_LOGS/$2.result
+	local status verdict dmesg_state boot_s
+	shift 4
+	"$LH_SCRIPTS/vm-run.sh" --log-dir "$LH_LOGS" --name "$name" --cwd "$src/selftests" "$@" \
+		"$k" -- sh ./run.sh || vrc=$?
+	verdict=$(result_field "$result" verdict)
+	dmesg_state=$(result_field "$result" dmesg)
+	status=$(result_field "$result" status)
+	boot_s=$(result_field "$result" boot_s)
+	run_status=booted
+	if [ -z "$status" ]; then
+		# The guest never reached or never finished the command: that boot failed as a whole.
+		run_status=noboot
+		count 0 1 0
+		summaries+=("$what: VM FAILED ($verdict, vm-run exit $vrc; see $LH_LOGS/$name.log)")
+		return 0
+	fi
+	if read -r p f s < <(parse_totals "$out"); then
+		if [ "$status" != 0 ] && [ "$f" = 0 ]; then
+			f=1
+			run_extra="$run_extra (run.sh exited $status without failing a test)"
+		fi
+	else
+		p=0 f=1 s=0
+		run_extra="$run_extra (no '# Totals:' line in $out; run.sh exited $status)"
+	fi
+	run_p=$p run_f=$f run_s=$s run_dmesg=$dmesg_state run_boot=$boot_s
+	count "$p" "$f" "$s"
+	count_dmesg "$dmesg_state"
 }
 
 # test_kernel - build, boot and test one kernel; adds to the totals and the summaries
 test_kernel() {
-	local k=$1 quick=$2 timeout=$3 kinfo src blog status p f s extra="" vrc=0
+	local k=$1 kinfo src blog dkms_pid="" boot
 	# shellcheck disable=SC2034 # set by eval of kernels.sh output
 	local LH_KREL LH_VMLINUZ LH_KMODDIR LH_KDIR LH_KROOT
 	if ! kinfo=$("$LH_SCRIPTS/kernels.sh" fetch "$k"); then
 		count 0 1 0
-		summaries+=("kernel $k: FAILED: cannot fetch the kernel (see the messages above)")
+		summaries+=("kernel $k: FAILED: cannot fetch the kernel (see $(job_log "$k"))")
 		booted_all=0
 		return 0
 	fi
@@ -303,141 +366,221 @@ test_kernel() {
 	fi
 	count 1 0 0
 	# dkms for the packaged kernels, against the headers kernels.sh unpacked (built trees have no
-	# headers package, and a rig's DKMS builds against installed headers: test-dkms.sh's default)
-	[ "$LH_KDIR" = "$LH_KROOT/usr/src/linux-headers-$LH_KREL" ] && dkms_releases+=("$LH_KREL=$LH_KDIR")
+	# headers package, and a rig's DKMS builds against installed headers: test-dkms.sh's default),
+	# while the guest runs
+	if [ "$suite" = test ] && [ "$LH_KDIR" = "$LH_KROOT/usr/src/linux-headers-$LH_KREL" ]; then
+		"$LH_SCRIPTS/test-dkms.sh" "$LH_KREL=$LH_KDIR" > "$LH_LOGS/$LH_KREL.dkms.log" 2>&1 &
+		dkms_pid=$!
+	fi
 	if [ ! -f "$src/selftests/run.sh" ]; then
 		count 0 1 0
 		summaries+=("kernel $k ($LH_KREL): build ok; selftests FAILED: selftests/run.sh is missing")
 		return 0
 	fi
 
-	local -a envs=(--env "LH_MODULE=$src/latency_hist.ko" --env "LH_SELFTEST_DIR=$src/selftests"
-		--env "LH_QUICK=$quick")
-	if [ "$k" = 7.3-rt-debug ]; then
-		envs+=(--env "LH_TEST_TIMEOUT=$LH_DEBUG_TEST_TIMEOUT")
+	select_tests "$k" "$src/selftests/Makefile"
+	local -a args=(--env "LH_MODULE=$src/latency_hist.ko" --env "LH_SELFTEST_DIR=$src/selftests"
+		--env "LH_QUICK=$quick" --smp "$(job_setting "$k" cpus 2)" --mem "$(job_setting "$k" mem 2048)"
+		--timeout "${timeout:-$(job_setting "$k" timeout "${LH_VM_TIMEOUT:-1200}")}")
+	local test_timeout setting
+	test_timeout=$(job_setting "$k" test_timeout "")
+	[ -z "$test_timeout" ] || args+=(--env "LH_TEST_TIMEOUT=$test_timeout")
+	[ -z "$sel_tests" ] || args+=(--env "LH_TESTS=$sel_tests")
+	[ -z "$sel_skip" ] || args+=(--env "LH_SKIP_TESTS=$sel_skip")
+	[ -f "$src/selftests/lh_load_test.ko" ] && args+=(--env "LH_LOAD_TEST_MODULE=$src/selftests/lh_load_test.ko")
+	if [ "$(job_setting "$k" icount 0)" = 1 ] && [ "$no_icount" = 0 ]; then
+		args+=(--icount --env LH_VM_ICOUNT=1)
 	fi
-	if [ -n "${LH_TESTS:-}" ]; then
-		envs+=(--env "LH_TESTS=$LH_TESTS")
-	elif [ "$k" = 7.3-rt-debug ] && [ "$full_debug" = 1 ]; then
-		extra=" (--full-debug: every selftest)"
-	elif [ "$k" = 7.3-rt-debug ]; then
-		envs+=(--env "LH_TESTS=$LH_DEBUG_TESTS")
-		extra=" (LH_DEBUG_TESTS subset; --full-debug runs all)"
-	elif [ "$all_tests" = 0 ] && [[ " $LH_FORMAT_KERNELS " != *" $k "* ]]; then
-		envs+=(--env "LH_TESTS=$(tests_without "$src/selftests/Makefile" "$LH_FORMAT_TESTS")")
-		extra=" (without LH_FORMAT_TESTS, run on $LH_FORMAT_KERNELS; --all-tests runs them)"
-	fi
-	[ -f "$src/selftests/lh_load_test.ko" ] && envs+=(--env "LH_LOAD_TEST_MODULE=$src/selftests/lh_load_test.ko")
-	local setting
 	for setting in ${LH_GUEST_ENV:-}; do
-		envs+=(--env "$setting")
+		args+=(--env "$setting")
 	done
 	log "== $k ($LH_KREL): selftests in the VM"
-	local -a vmopts=(--smp "${LH_VM_SMP:-2}")
-	if [ "${LH_VM_ICOUNT:-0}" = 1 ]; then
-		vmopts+=(--icount)
-		envs+=(--env LH_VM_ICOUNT=1)
-	fi
-	"$LH_SCRIPTS/vm-run.sh" --timeout "$timeout" --log-dir "$LH_LOGS" --cwd "$src/selftests" \
-		"${vmopts[@]}" "${envs[@]}" "$k" -- sh ./run.sh || vrc=$?
-
-	local out=$LH_LOGS/$LH_KREL.out result=$LH_LOGS/$LH_KREL.result verdict dmesg_state boot_s
-	verdict=$(result_field "$result" verdict)
-	dmesg_state=$(result_field "$result" dmesg)
-	status=$(result_field "$result" status)
-	boot_s=$(result_field "$result" boot_s)
-	if [ -z "$status" ]; then
-		# The guest never reached or never finished the command: that kernel failed as a whole.
+	run_extra=$sel_note
+	guest_run "$k" "$LH_KREL" "kernel $k ($LH_KREL): build ok" "$src" "${args[@]}"
+	if [ "$run_status" = noboot ]; then
 		booted_all=0
-		count 0 1 0
-		summaries+=("kernel $k ($LH_KREL): build ok; VM FAILED ($verdict, vm-run exit $vrc; see $LH_LOGS/$LH_KREL.log)")
-		return 0
-	fi
-	if read -r p f s < <(parse_totals "$out"); then
-		if [ "$status" != 0 ] && [ "$f" = 0 ]; then
-			f=1
-			extra="$extra (run.sh exited $status without failing a test)"
-		fi
 	else
-		p=0 f=1 s=0
-		extra="$extra (no '# Totals:' line in $out; run.sh exited $status)"
+		summaries+=("kernel $k ($LH_KREL): build ok; selftests pass:$run_p fail:$run_f skip:$run_s$run_extra; dmesg $run_dmesg; boot ${run_boot:-?}s")
+		boot=$(job_setting "$k" boot "")
+		[ -z "$boot" ] || extra_boot "$k" "$boot" "$src"
 	fi
-	count "$p" "$f" "$s"
-	count_dmesg "$dmesg_state"
-	summaries+=("kernel $k ($LH_KREL): build ok; selftests pass:$p fail:$f skip:$s$extra; dmesg $dmesg_state; boot ${boot_s:-?}s")
-	test_lockdown "$k" "$LH_KREL" "$LH_KDIR" "$src" "$timeout"
+	if [ -n "$dkms_pid" ]; then
+		# counted by collect_job, into one dkms summary line
+		if wait "$dkms_pid"; then
+			summaries+=("kernel $k ($LH_KREL): dkms build ok")
+		else
+			summaries+=("kernel $k ($LH_KREL): dkms build FAILED (see $LH_LOGS/$LH_KREL.dkms.log)")
+		fi
+	fi
 }
 
-# test_lockdown - boot a kernel with the lockdown LSM and module signing again, with lockdown=integrity,
-# and run lockdown.sh there with a copy of the module signed with the build's own key, as DKMS users sign
-# with a MOK key (Documentation/stress.rst, "Lockdown"). Only build trees have that key (6.12-preempt);
-# with LH_TESTS set, only when it names lockdown.sh.
-test_lockdown() {
-	local k=$1 krel=$2 kdir=$3 src=$4 timeout=$5 hash dir out result status dmesg_state p f s vrc=0
-	grep -q '^CONFIG_SECURITY_LOCKDOWN_LSM=y' "$kdir/.config" 2> /dev/null || return 0
-	grep -q '^CONFIG_MODULE_SIG=y' "$kdir/.config" || return 0
-	[ -f "$kdir/certs/signing_key.pem" ] && [ -x "$kdir/scripts/sign-file" ] || return 0
-	case " ${LH_TESTS:-lockdown.sh} " in
-	*" lockdown.sh "*) ;;
-	*) return 0 ;;
-	esac
-	hash=$(sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"$/\1/p' "$kdir/.config")
-	dir=$LH_BUILD/$krel/lockdown
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	cp "$src/latency_hist.ko" "$dir/"
-	if ! "$kdir/scripts/sign-file" "${hash:-sha512}" "$kdir/certs/signing_key.pem" \
-		"$kdir/certs/signing_key.x509" "$dir/latency_hist.ko" >> "$LH_LOGS/$krel.build.log" 2>&1; then
+# extra_boot - boot a kernel once more as a boot line of the matrix says: kernel command line, tests,
+# and with signed=1 a copy of the module signed with the build's own key, as DKMS users sign with a MOK
+# key (Documentation/stress.rst, "Lockdown"); lh_load_test.ko stays unsigned. The tests must pass
+# without a skip (a skip means the boot was not what it is for). With LH_TESTS set, only when LH_TESTS
+# names one of its tests.
+extra_boot() {
+	local k=$1 name=$2 src=$3 kdir=$LH_KDIR krel=$LH_KREL what tests append signed hash mod t
+	what="kernel $k ($krel) booted with $name"
+	tests=$(lh_matrix_set "$(lh_matrix_get boot "$name" tests)") ||
+		die "scripts/matrix.conf: boot $name names no known set in tests="
+	append=$(lh_matrix_get boot "$name" append)
+	signed=$(lh_matrix_get boot "$name" signed)
+	if [ -n "${LH_TESTS:-}" ]; then
+		for t in $tests; do [[ " $LH_TESTS " == *" $t "* ]] && break; t=""; done
+		[ -n "$t" ] || return 0
+	fi
+	mod=$src/latency_hist.ko
+	if [ "$signed" = 1 ]; then
+		if ! grep -q '^CONFIG_MODULE_SIG=y' "$kdir/.config" 2> /dev/null || [ ! -f "$kdir/certs/signing_key.pem" ] ||
+			[ ! -x "$kdir/scripts/sign-file" ]; then
+			count 0 1 0
+			summaries+=("$what: FAILED: the kernel has no module signing key to sign with")
+			return 0
+		fi
+		hash=$(sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"$/\1/p' "$kdir/.config")
+		mkdir -p "$LH_BUILD/$krel/$name"
+		mod=$LH_BUILD/$krel/$name/latency_hist.ko
+		cp "$src/latency_hist.ko" "$mod"
+		if ! "$kdir/scripts/sign-file" "${hash:-sha512}" "$kdir/certs/signing_key.pem" \
+			"$kdir/certs/signing_key.x509" "$mod" >> "$LH_LOGS/$krel.build.log" 2>&1; then
+			count 0 1 0
+			summaries+=("$what: FAILED: sign-file failed (see $LH_LOGS/$krel.build.log)")
+			return 0
+		fi
+	fi
+	local -a args=(--env "LH_MODULE=$mod" --env "LH_SELFTEST_DIR=$src/selftests" --env "LH_TESTS=$tests"
+		--timeout "${timeout:-$(job_setting "$k" timeout "${LH_VM_TIMEOUT:-1200}")}")
+	[ -z "$append" ] || args+=(--append "$append")
+	[ -f "$src/selftests/lh_load_test.ko" ] && args+=(--env "LH_LOAD_TEST_MODULE=$src/selftests/lh_load_test.ko")
+	log "== $k ($krel): $tests in a VM booted with $name${append:+ ($append)}"
+	run_extra=""
+	guest_run "$k" "$krel.$name" "$what" "$src" "${args[@]}"
+	[ "$run_status" = booted ] || return 0
+	# a skip there is a failure: that boot exists to be what it says
+	if [ "$run_s" != 0 ] || [ "$run_p" = 0 ]; then
 		count 0 1 0
-		summaries+=("kernel $k ($krel) under lockdown=integrity: FAILED: sign-file failed (see $LH_LOGS/$krel.build.log)")
-		return 0
+		run_extra=" (a skip or nothing passed: the boot was not $name)"
 	fi
-	local -a envs=(--env "LH_MODULE=$dir/latency_hist.ko" --env "LH_SELFTEST_DIR=$src/selftests"
-		--env "LH_TESTS=lockdown.sh")
-	# lh_load_test.ko stays unsigned: lockdown must refuse it.
-	[ -f "$src/selftests/lh_load_test.ko" ] && envs+=(--env "LH_LOAD_TEST_MODULE=$src/selftests/lh_load_test.ko")
-	log "== $k ($krel): lockdown.sh in a VM booted with lockdown=integrity"
-	"$LH_SCRIPTS/vm-run.sh" --timeout "$timeout" --log-dir "$LH_LOGS" --name "$krel.lockdown" \
-		--cwd "$src/selftests" --append lockdown=integrity "${envs[@]}" "$k" -- sh ./run.sh || vrc=$?
-	out=$LH_LOGS/$krel.lockdown.out
-	result=$LH_LOGS/$krel.lockdown.result
-	status=$(result_field "$result" status)
-	dmesg_state=$(result_field "$result" dmesg)
-	if [ -z "$status" ] || ! read -r p f s < <(parse_totals "$out"); then
-		count 0 1 0
-		summaries+=("kernel $k ($krel) under lockdown=integrity: FAILED (vm-run exit $vrc; see $LH_LOGS/$krel.lockdown.log)")
-		return 0
+	summaries+=("$what: selftests pass:$run_p fail:$run_f skip:$run_s$run_extra; dmesg $run_dmesg")
+}
+
+# job_log - print the log file of kernel K's job
+job_log() {
+	echo "$LH_LOGS/kernel-$(printf '%s' "$1" | tr -c 'A-Za-z0-9._+-' _).log"
+}
+
+# kernel_job - test one kernel in a background job: its output goes to its log, its counts and
+# summary lines to $LH_JOBDIR/N.res for collect_job
+kernel_job() {
+	local k=$1 n=$2 t0 s
+	total_pass=0 total_fail=0 total_skip=0 booted_all=1 summaries=()
+	t0=$(date +%s)
+	test_kernel "$k"
+	{
+		echo "job_pass=$total_pass job_fail=$total_fail job_skip=$total_skip job_booted=$booted_all"
+		echo "job_seconds=$(($(date +%s) - t0))"
+		for s in "${summaries[@]}"; do printf 'job_summaries+=(%q)\n' "$s"; done
+	} > "$LH_JOBDIR/$n.res"
+}
+
+# collect_job - add a finished job's counts and summary lines (with its wall time) to the totals
+collect_job() {
+	local k=$1 n=$2 job_pass=0 job_fail=1 job_skip=0 job_booted=0 job_seconds="?" s
+	local -a job_summaries=("kernel $k: FAILED: the job ended without a result (see $(job_log "$k"))")
+	if [ -f "$LH_JOBDIR/$n.res" ]; then
+		job_summaries=()
+		# shellcheck disable=SC1090 # written by kernel_job
+		. "$LH_JOBDIR/$n.res"
 	fi
-	# lockdown.sh skips when the kernel is not locked down: here that is a failure.
-	if [ "$s" != 0 ] || [ "$p" = 0 ]; then
-		f=$((f + 1))
-	fi
-	count "$p" "$f" 0
-	count_dmesg "$dmesg_state"
-	summaries+=("kernel $k ($krel) under lockdown=integrity: selftests pass:$p fail:$f skip:$s; dmesg $dmesg_state")
+	count "$job_pass" "$job_fail" "$job_skip"
+	[ "$job_booted" = 1 ] || booted_all=0
+	for s in "${job_summaries[@]}"; do
+		case $s in
+		*"dkms build ok") dkms_ok=$((dkms_ok + 1)) ;;
+		*"dkms build FAILED"*) dkms_failed=$((dkms_failed + 1)); summaries+=("$s") ;;
+		*) summaries+=("$s") ;;
+		esac
+	done
+	summaries+=("  ($k: ${job_seconds} s, log $(job_log "$k"))")
+}
+
+# kernel_ready - true if kernel K's job can start: not a kernel built here, or its build is done
+kernel_ready() {
+	lh_kernel_is_built_flavour "$1" || [ -e "$LH_JOBDIR/built-$1" ] || [ -z "${kbuild_pid:-}" ] ||
+		! kill -0 "$kbuild_pid" 2> /dev/null
+}
+
+# run_jobs - run kernel_job for every kernel, at most $jobs at once, in list order except that a kernel
+# built here goes first once its build is done (those take longest)
+run_jobs() {
+	local -a queue=() pids=() names=()
+	local k i n=0 running pid
+	job_pids=()
+	for k in "$@"; do queue+=("$k"); done
+	while [ "${#queue[@]}" -gt 0 ] || [ "${#pids[@]}" -gt 0 ]; do
+		# reap finished jobs
+		for i in "${!pids[@]}"; do
+			if ! kill -0 "${pids[$i]}" 2> /dev/null; then
+				wait "${pids[$i]}" || true
+				log "finished ${names[$i]%%:*}"
+				unset "pids[$i]" "names[$i]"
+			fi
+		done
+		running=${#pids[@]}
+		k=""
+		if [ "$running" -lt "$jobs" ]; then
+			# a ready kernel built here first (they take longest), then the list order
+			for i in "${!queue[@]}"; do
+				lh_kernel_is_built_flavour "${queue[$i]}" && kernel_ready "${queue[$i]}" && { k=$i; break; }
+			done
+			if [ -z "$k" ]; then
+				for i in "${!queue[@]}"; do kernel_ready "${queue[$i]}" && { k=$i; break; }; done
+			fi
+		fi
+		if [ -z "$k" ]; then
+			sleep 2
+			continue
+		fi
+		n=${order[${queue[$k]}]}
+		log "starting ${queue[$k]} (log: $(job_log "${queue[$k]}"))"
+		( trap - EXIT; kernel_job "${queue[$k]}" "$n" ) > "$(job_log "${queue[$k]}")" 2>&1 < /dev/null &
+		pid=$!
+		pids+=("$pid")
+		names+=("${queue[$k]}:$n")
+		job_pids+=("$pid")
+		unset "queue[$k]"
+		queue=(${queue[@]+"${queue[@]}"})
+	done
 }
 
 # main - parse options, prepare the host, test every kernel, print the summary
 main() {
-	local kernels=${LH_KERNELS:-6.1 6.1-rt 6.12 6.12-rt 6.12-preempt 7.3-rt-debug} quick=0 timeout=${LH_VM_TIMEOUT:-1200} k t0
-	full_debug=0
-	all_tests=0
+	local kernels="" k t0 boot_before i
+	suite=test quick=0 timeout="" jobs=${LH_GUESTS:-2} no_icount=0 lifted=""
+	dkms_ok=0 dkms_failed=0
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--kernels) kernels=$2; shift 2 ;;
 		--kernels=*) kernels=${1#--kernels=}; shift ;;
+		--suite) suite=$2; shift 2 ;;
 		--quick) quick=1; shift ;;
-		--full-debug) full_debug=1; shift ;;
-		--all-tests) all_tests=1; shift ;;
+		--full-debug) lifted="$lifted full-debug"; shift ;;
+		--all-tests) lifted="$lifted all-tests"; shift ;;
 		--timeout) timeout=$2; shift 2 ;;
+		--jobs) jobs=$2; shift 2 ;;
+		--no-icount) no_icount=1; shift ;;
 		-h | --help) sed -n '3,/^$/s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
 		*) die "unknown argument $1 (see --help)" ;;
 		esac
 	done
-	[ -n "$kernels" ] || die "no kernels given"
+	kernels=${kernels:-${LH_KERNELS:-$(lh_matrix_kernels "$suite")}}
+	[ -n "$kernels" ] || die "no kernels given, and matrix.conf has no suite '$suite'"
+	[[ $jobs =~ ^[1-9][0-9]*$ ]] || die "--jobs wants a positive number"
 	t0=$(date +%s)
-	booted_all=1
 	mkdir -p "$LH_LOGS" || die "cannot create the log directory $LH_LOGS"
+	rm -rf "$LH_JOBDIR"
+	mkdir -p "$LH_JOBDIR"
 	lh_need_space "$LH_BUILD" 512 "the module builds in $LH_BUILD"
 	boot_before=$(boot_state)
 
@@ -449,19 +592,33 @@ main() {
 	fi
 	# shellcheck source=./kernels.sh disable=SC1091 # sourced for lh_kernel_is_built_flavour only
 	. "$LH_SCRIPTS/kernels.sh"
-	trap stop_kernel_builds EXIT
+	trap stop_background EXIT
 	start_kernel_builds "$kernels"
-	run_unit_tests
-	run_lh_tool_tests
 	build_user_programs
+	log "host unit tests and host tests of scripts/lh in the background (build/logs/unit.log, lh_tool.log)"
+	host_tests < /dev/null &
+	host_pid=$!
+	declare -gA order=()
+	i=0
 	for k in $kernels; do
-		test_kernel "$k" "$quick" "$timeout"
+		order[$k]=$i
+		i=$((i + 1))
 	done
-	run_dkms_tests
+	# shellcheck disable=SC2086 # the kernel list is space-separated
+	run_jobs $kernels
+	wait "$host_pid" || true
+	count_host_tests
+	for k in $kernels; do
+		collect_job "$k" "${order[$k]}"
+	done
+	if [ $((dkms_ok + dkms_failed)) -gt 0 ]; then
+		count "$dkms_ok" "$dkms_failed" 0
+		summaries+=("dkms: $dkms_ok passed, $dkms_failed failed (build/logs/R.dkms.log)")
+	fi
 	check_boot_untouched "$boot_before"
 
 	echo
-	echo "== summary ($(($(date +%s) - t0))s)"
+	echo "== summary ($(($(date +%s) - t0))s; suite $suite, $jobs guests at a time)"
 	printf '%s\n' "${summaries[@]}"
 	[ "$booted_all" = 1 ] || echo "at least one kernel could not be fetched or booted"
 	echo "$total_pass passed, $total_fail failed, $total_skip skipped"

@@ -10,8 +10,9 @@
 # them into a cache, so no package that owns a file in /boot is ever installed, and no initramfs or GRUB
 # trigger runs.
 #
-# Usage: setup-host.sh [KERNEL...]     KERNEL: flavour or release (default: 6.1 6.1-rt 6.12 6.12-rt);
-#                                      used to check that apt's package lists know the kernel packages
+# Usage: setup-host.sh [KERNEL...]     KERNEL: flavour or release (default: the kernels of
+#                                      scripts/matrix.conf); used to check that apt's package lists know
+#                                      the kernel packages
 #
 # Idempotent and quick when nothing is missing: apt is only run (apt-get update, then apt-get install
 # with --no-install-recommends) if dpkg-query reports a package as not installed, or if the package
@@ -64,7 +65,7 @@ kernels_resolve() {
 main() {
 	local -a kernels=("$@") missing=()
 	local updated=0 apt_failed=""
-	[ ${#kernels[@]} -gt 0 ] || read -r -a kernels <<< "${LH_KERNELS:-6.1 6.1-rt 6.12 6.12-rt}"
+	[ ${#kernels[@]} -gt 0 ] || read -r -a kernels <<< "${LH_KERNELS:-$(lh_matrix_kernels kernel)}"
 	command -v dpkg-query >/dev/null || die "this script needs a Debian system (dpkg-query not found)"
 	export DEBIAN_FRONTEND=noninteractive
 

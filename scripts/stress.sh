@@ -4,13 +4,14 @@
 # stress.sh - the long form of the reliability suite (`make stress`): the stress and fault selftests
 # with durations and counts far beyond those of the test command, in 4-CPU guests.
 #
-# Usage: stress.sh [--kernels "6.12-rt 6.12-preempt 7.3-rt-debug"] [--minutes M] [--timeout S]
-#   --kernels LIST  flavours as for run-tests.sh (default: the RT kernel and the two debug kernels)
+# Usage: stress.sh [--kernels LIST] [--minutes M] [--timeout S]
+#   --kernels LIST  flavours as for run-tests.sh (default: the "stress" suite of scripts/matrix.conf, the
+#                   RT kernel and the two debug kernels, in 4-CPU guests)
 #   --minutes M     how long stress_races.sh storms on each kernel (default 5)
 #   --timeout S     per-kernel VM timeout (default: enough for the storm plus an hour)
 #
-# Per kernel, through scripts/run-tests.sh (so the build, the dmesg check and the verdicts are the
-# same as in the test command):
+# Per kernel, through scripts/run-tests.sh --suite stress (so the build, the dmesg check and the verdicts
+# are the same as in the test command; the tests are the matrix's set "stress"):
 #   load_cycles.sh     100 load/enable/record/unload cycles (LH_CYCLES=100)
 #   stress_races.sh    readers of every file against resets, toggles, pid and counter changes under
 #                      hackbench and SCHED_FIFO sleepers for M minutes
@@ -23,8 +24,9 @@
 
 set -euo pipefail
 
-LH_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-kernels="6.12-rt 6.12-preempt 7.3-rt-debug"
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+kernels=$(lh_matrix_kernels stress)
 minutes=5
 timeout=
 
@@ -33,13 +35,11 @@ while [ $# -gt 0 ]; do
 	--kernels) kernels=$2; shift 2 ;;
 	--minutes) minutes=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
-	*) echo "stress.sh: unknown argument '$1' (see the usage in $0)" >&2; exit 2 ;;
+	*) LH_DIE_STATUS=2 die "unknown argument '$1' (see the usage in $0)" ;;
 	esac
 done
-[[ $minutes =~ ^[1-9][0-9]*$ ]] || { echo "stress.sh: --minutes wants a positive integer" >&2; exit 2; }
+[[ $minutes =~ ^[1-9][0-9]*$ ]] || LH_DIE_STATUS=2 die "--minutes wants a positive integer"
 timeout=${timeout:-$((minutes * 60 + 3600))}
 
-export LH_TESTS="load_cycles.sh stress_races.sh hotplug.sh fuzz_input.sh fault_inject.sh kmemleak.sh"
 export LH_GUEST_ENV="LH_CYCLES=100 LH_STRESS_SECONDS=$((minutes * 60)) LH_HOTPLUG_ROUNDS=50 LH_FUZZ_WRITES=5000 LH_TEST_TIMEOUT=$timeout"
-export LH_VM_SMP=4
-exec bash "$LH_TOP/scripts/run-tests.sh" --kernels "$kernels" --timeout "$timeout"
+exec bash "$LH_SCRIPTS/run-tests.sh" --suite stress --kernels "$kernels" --timeout "$timeout"

@@ -144,6 +144,21 @@ build_initramfs() {
 	echo "$out"
 }
 
+# host_tsc_khz - print this machine's TSC rate in kHz (scripts/tsc-khz.c, built once into the cache);
+# empty when it cannot be measured (no constant TSC, not x86, no compiler)
+host_tsc_khz() {
+	local bin=$LH_CACHE/bin/tsc-khz src=$LH_SCRIPTS/tsc-khz.c
+	grep -qw constant_tsc /proc/cpuinfo 2> /dev/null || return 0
+	if [ ! -x "$bin" ] || [ "$bin" -ot "$src" ]; then
+		if ! mkdir -p "$LH_CACHE/bin" || ! gcc -O2 -o "$bin.$$" "$src" 2> /dev/null ||
+			! mv "$bin.$$" "$bin"; then
+			rm -f "$bin.$$"
+			return 0
+		fi
+	fi
+	"$bin" 2> /dev/null || true
+}
+
 # write_run_script - write the guest command script (environment, cwd, command) to a file
 write_run_script() {
 	local file=$1 cwd=$2 cmd=$3 kv
@@ -266,6 +281,15 @@ main() {
 	# evaluating the PCI interrupt routing (_PRT), leaving virtio-pci without an interrupt and the
 	# 9p root mount hanging. acpi=noirq routes PCI interrupts through the BIOS tables instead.
 	[ -e "$LH_KDIR/include/config/kernel.release" ] && append=" acpi=noirq$append"
+	# The guest's TSC is this machine's (TCG reads the host TSC), but its kernel calibrates it
+	# against the emulated PIT, and when the host is busy that goes wrong: "PIT calibration
+	# deviates from HPET: 556639 2591723", the kernel keeps the PIT's 556 MHz, marks the TSC
+	# unstable, and local_clock() then stops one tick after the last tick on a CPU with interrupts
+	# off, so every irqs-off section reads as at most a tick. Give it the rate (not under -icount,
+	# where guest time is instructions). LH_GUEST_TSC_KHZ overrides; 0 leaves it to the guest.
+	local tsc_khz=${LH_GUEST_TSC_KHZ:-}
+	[ -n "$tsc_khz" ] || [ "$icount" = 1 ] || tsc_khz=$(host_tsc_khz)
+	[ -z "$tsc_khz" ] || [ "$tsc_khz" = 0 ] || append=" tsc_early_khz=$tsc_khz$append"
 
 	local base work conlog out dmesg result qerr
 	base=$(build_initramfs "$LH_KREL" "$LH_KROOT" "$LH_KMODDIR")

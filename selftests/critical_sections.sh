@@ -13,7 +13,8 @@
 #  - mode=preemptirq: all three histograms get them;
 #  - nested=1 (a second disable/enable pair halfway through each section):
 #    each section still counts once, whole: COUNT or COUNT+1 samples >= N,
-#    none split into halves;
+#    none split into halves (a run with stray samples is measured once more:
+#    a host stall does not repeat, a split section does);
 #  - N >= 10240 us lands in the "greater or equal than 10240" count;
 #  - while sections are recorded at full rate, every read of a CPUx file is
 #    consistent: sum(rows) + below + above == total, min <= avg <= max;
@@ -205,10 +206,15 @@ for h in irqsoff preemptoff preemptirqsoff; do
 done
 lh_case_end both_off_${n}us_in_all_three
 
-lh_case_begin
 n=6000
 CS_DESC=nested_sections_count_once
-if ! cs_noisy $((n / 2)) irqsoff preemptoff preemptirqsoff; then
+# A host stall can put stray samples into one run that its noise baseline did not see (CI, two
+# guests on a loaded host: 9 samples >= 3000 us from 7 sections, next to a 160 ms one); a section
+# counted in halves would do so in every run. So a failed run is measured once more, baseline
+# included, and the second run decides.
+for cs_try in 1 2; do
+	lh_case_begin
+	cs_noisy $((n / 2)) irqsoff preemptoff preemptirqsoff && break
 	cs_run preemptirq $n 1
 	for h in irqsoff preemptoff preemptirqsoff; do
 		got=$(cs_at_least $h 1 $((n / 2)))
@@ -216,8 +222,12 @@ if ! cs_noisy $((n / 2)) irqsoff preemptoff preemptirqsoff; then
 			lh_err "$h/CPU1: $got samples >= $((n / 2)) us from $COUNT nested sections of $n us, expected $COUNT (+$((2 * CS_NOISE + 1)) for noise)"
 		cs_expect_sections $h $n
 	done
-	lh_case_end $CS_DESC
-fi
+	if [ "$LH_ERRS" -eq 0 ] || [ $cs_try -eq 2 ]; then
+		lh_case_end $CS_DESC
+		break
+	fi
+	lh_diag "$CS_DESC: stray samples in one run (max $(sl_hist_max irqsoff 1) us): measuring once more"
+done
 COUNT=3
 
 lh_case_begin

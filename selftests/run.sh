@@ -6,6 +6,8 @@
 # Runs the TEST_PROGS of ./Makefile in order (or the names in LH_TESTS), each
 # as a KTAP subtest under "timeout" (settings: timeout=SECONDS, or
 # LH_TEST_TIMEOUT), indenting its output with "# " as kselftest's runner does.
+# LH_SKIP_TESTS holds one "NAME REASON..." per line: those tests are not run
+# and are reported as "ok N selftests: latency_hist: NAME # SKIP REASON".
 # Ends with one "N passed, N failed, N skipped" summary line for CI and the
 # kselftest "# Totals:" line that sums every subtest's own totals. A test that
 # dies, times out or prints no totals line counts as one error.
@@ -13,7 +15,8 @@
 # Exit code: 0 if nothing failed, 1 otherwise (4 if every test skipped).
 #
 # Usage (as root): sh run.sh       environment: see lib.sh and INTERFACE.md;
-# LH_TESTS="a.sh b.sh" picks tests, LH_SHELL runs them with another shell.
+# LH_TESTS="a.sh b.sh" picks tests, LH_SKIP_TESTS skips some (see above),
+# LH_SHELL runs them with another shell.
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 cd "$LH_TESTDIR" || exit 1
@@ -42,6 +45,13 @@ for t in $tests; do
 	ntests=$((ntests + 1))
 done
 
+# skip_reason NAME - print why NAME is in LH_SKIP_TESTS; false if it is not
+skip_reason() {
+	printf '%s\n' "${LH_SKIP_TESTS:-}" | awk -v t="$1" '
+		$1 == t && !found { found = 1; $1 = ""; sub(/^ +/, ""); print }
+		END { exit !found }'
+}
+
 echo "TAP version 13"
 echo "1..$ntests"
 
@@ -50,6 +60,12 @@ pass=0 fail=0 skip=0 error=0
 tests_ok=0 tests_failed=0 tests_skipped=0
 for t in $tests; do
 	n=$((n + 1))
+	if reason=$(skip_reason "$t"); then
+		echo "ok $n selftests: latency_hist: $t # SKIP ${reason:-left out of this run}"
+		skip=$((skip + 1))
+		tests_skipped=$((tests_skipped + 1))
+		continue
+	fi
 	echo "# selftests: latency_hist: $t"
 	if [ ! -f "$t" ]; then
 		echo "not ok $n selftests: latency_hist: $t # missing"

@@ -86,6 +86,18 @@ hog_said()
 	return 1
 }
 
+# asleep_fifo TID - true if thread TID of the sleeper program sleeps as
+# SCHED_FIFO (state S, policy 1 in /proc/<pid>/task/<tid>/stat; builtins only)
+asleep_fifo()
+{
+	IFS= read -r af_stat <"/proc/$SL_PID/task/$1/stat" 2>/dev/null || return 1
+	# shellcheck disable=SC2086 # the fields after "(comm) ", split on blanks
+	set -- ${af_stat##*) }
+	[ "$1" = S ] || return 1
+	shift 38
+	[ "$1" = 1 ]
+}
+
 # hog_wait - wait for rt_hog to end
 hog_wait()
 {
@@ -129,6 +141,11 @@ sl_reset wakeup wakeup/sharedprio
 hog_start spin -c 1 -p 80 -d 4000
 t_go=$(uptime_cs)
 sl_go
+# The sleeper must be asleep (as SCHED_FIFO) before the spinner takes CPU 1,
+# or it could not get there until the spin ends.
+until asleep_fifo "$tid"; do
+	kill -0 "$SL_PID" 2>/dev/null || break
+done
 kill -USR1 $hog
 # Enable only once CPU 1 runs the spinner: no context switch happens there
 # after enable before the sleeper wakes (the case the bug was about).

@@ -14,7 +14,8 @@
 # checks fall back to awk or skip, and say so.
 #
 # Usage: sh selftests/lh_tool/test_lh.sh [FLAVOUR..]
-# Last line: "lh_tool: N passed, N failed, N skipped"; exit 1 if any failed.
+# Prints KTAP: one "ok N flavour: case" line per case, then the plan and the
+# kselftest "# Totals:" line; exit 1 if any failed.
 # Takes about 10 s per flavour on the 2-core CI machine.
 
 LT_DIR=$(cd "$(dirname "$0")" && pwd)
@@ -25,6 +26,7 @@ PROMTOOL=$(command -v promtool 2>/dev/null)
 GNUPLOT=$(command -v gnuplot 2>/dev/null)
 HOSTPATH=$PATH
 
+ntest=0
 npass=0
 nfail=0
 nskip=0
@@ -36,7 +38,7 @@ trap 'rm -rf "$TMP"' EXIT
 # err - record one problem of the current case
 err()
 {
-	echo "    $*"
+	echo "# $*"
 	errs=$((errs + 1))
 }
 
@@ -44,10 +46,12 @@ err()
 case_end()
 {
 	if [ "$errs" -eq 0 ]; then
-		echo "ok $FLAVOUR: $1"
+		ntest=$((ntest + 1))
+		echo "ok $ntest $FLAVOUR: $1"
 		npass=$((npass + 1))
 	else
-		echo "not ok $FLAVOUR: $1"
+		ntest=$((ntest + 1))
+		echo "not ok $ntest $FLAVOUR: $1"
 		nfail=$((nfail + 1))
 	fi
 	errs=0
@@ -56,7 +60,8 @@ case_end()
 # skip NAME WHY - report a skipped case
 skip()
 {
-	echo "ok $FLAVOUR: $1 # SKIP $2"
+	ntest=$((ntest + 1))
+	echo "ok $ntest $FLAVOUR: $1 # SKIP $2"
 	nskip=$((nskip + 1))
 }
 
@@ -610,6 +615,7 @@ flavour()
 	esac
 }
 
+echo "TAP version 13"
 for f in ${*:-gawk mawk busybox}; do
 	if ! flavour "$f"; then
 		FLAVOUR=$f
@@ -631,5 +637,6 @@ for f in ${*:-gawk mawk busybox}; do
 	case_run
 done
 
-echo "lh_tool: $npass passed, $nfail failed, $nskip skipped"
+echo "1..$ntest"
+echo "# Totals: pass:$npass fail:$nfail xfail:0 xpass:0 skip:$nskip error:0"
 [ "$nfail" -eq 0 ]

@@ -5,8 +5,8 @@
  * Compiles module/hist.c and module/hist_print.c unchanged against the
  * user-space shim in shim/ and checks bucket math, bounds, min/max/mean, the
  * byte-exact text formats, the max record rules, and that concurrent
- * recording loses nothing. Prints KTAP and a closing "unit: N passed, N
- * failed" line; exits non-zero on any failure.
+ * recording loses nothing. Prints KTAP, closing with the plan and the
+ * kselftest "# Totals:" line; exits non-zero on any failure.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -509,6 +509,7 @@ int main(void)
 	test_wide_counts();
 	test_huge_counts();
 	printf("1..%d\n", nr_test);
-	printf("unit: %d passed, %d failed\n", nr_passed, nr_failed);
+	printf("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0\n",
+	       nr_passed, nr_failed);
 	return nr_failed ? 1 : 0;
 }
