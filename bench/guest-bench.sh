@@ -14,7 +14,7 @@
 # Environment (defaults in brackets):
 #   LH_MODULE     latency_hist.ko                      [required]
 #   LH_BENCH_DIR  directory of rt_pingpong and the bench modules [this dir]
-#   ROUNDS [3]  PP_LOOPS [5000]  PERF_LOOPS [5000]  HB_LOOPS [100]
+#   ROUNDS [3]  PP_LOOPS [5000]  PERF_LOOPS [5000]  HB_LOOPS [100]  SYS_LOOPS [20000]
 #   MICRO_CALLS [1000000]  CONFIGS [every one this kernel supports]
 #
 # Lines: RESULT round=R config=C workload=W value=V unit=U
@@ -30,6 +30,7 @@ ROUNDS=${ROUNDS:-3}
 PP_LOOPS=${PP_LOOPS:-5000}
 PERF_LOOPS=${PERF_LOOPS:-5000}
 HB_LOOPS=${HB_LOOPS:-100}
+SYS_LOOPS=${SYS_LOOPS:-20000}
 MICRO_CALLS=${MICRO_CALLS:-1000000}
 LH=/sys/kernel/debug/latency_hist
 TR=/sys/kernel/tracing
@@ -98,6 +99,9 @@ config_set() {
 	wakeup)   if [ "$on" = 1 ]; then lh_on wakeup; else lh_off; fi ;;
 	mto)      if [ "$on" = 1 ]; then lh_on missed_timer_offsets; else lh_off; fi ;;
 	taw)      if [ "$on" = 1 ]; then lh_on wakeup missed_timer_offsets timerandwakeup; else lh_off; fi ;;
+	empty_sys) if [ "$on" = 1 ]; then insmod "$BENCH/lh_empty_probes.ko" syscalls=1; else rmmod lh_empty_probes; fi ;;
+	st)       if [ "$on" = 1 ]; then lh_on wakeup switchtime; else lh_off; fi ;;
+	twsw)     if [ "$on" = 1 ]; then lh_on wakeup missed_timer_offsets timerandwakeup switchtime timerwakeupswitch; else lh_off; fi ;;
 	pirq)     if [ "$on" = 1 ]; then lh_on preemptirqsoff; else lh_off; fi ;;
 	all)      if [ "$on" = 1 ]; then lh_on $ALL_SW; else lh_off; fi ;;
 	histtrig) histtrig_set "$on" ;;
@@ -119,17 +123,30 @@ workload() {
 	hackbench)
 		hackbench -p -g 2 -f 5 -l "$HB_LOOPS" 2>&1 |
 			awk '/^Time:/ { printf "%.3f ms\n", $2 * 1000 }' ;;
+	syscall)
+		taskset -c "$CPU" perf bench syscall basic -l "$SYS_LOOPS" 2>&1 |
+			awk '/usecs\/op/ { printf "%.1f ns_per_syscall\n", $1 * 1000 }' ;;
 	esac
+}
+
+# status_switches - every switch of the module this kernel can use, in
+# status order (which lists a switch after those it needs)
+status_switches() {
+	insmod "$LH_MODULE" || return 1
+	awk '$2 == "available=1" {
+		for (i = 5; i <= NF; i++) if ($i ~ /^switch=/) s = substr($i, 8)
+		if (!(s in seen)) { seen[s] = 1; printf "%s%s", sep, s; sep = " " }
+	}' "$LH/status"
+	rmmod latency_hist
 }
 
 # pick_configs - every configuration this kernel supports, in run order
 pick_configs() {
 	local pirq=0
 	have_tp preemptirq/irq_disable && have_tp preemptirq/preempt_disable && pirq=1
-	ALL_SW="wakeup missed_timer_offsets timerandwakeup"
-	CONFIGS_DEFAULT="unloaded loaded empty wakeup mto taw"
+	ALL_SW=$(status_switches)
+	CONFIGS_DEFAULT="unloaded loaded empty wakeup mto taw empty_sys st twsw"
 	if [ "$pirq" = 1 ]; then
-		ALL_SW="preemptirqsoff $ALL_SW"
 		CONFIGS_DEFAULT="$CONFIGS_DEFAULT empty_pirq pirq"
 	else
 		echo "SKIP pirq empty_pirq events_pirq: no preemptirq tracepoints in this kernel"
@@ -155,7 +172,7 @@ run_rounds() {
 				config_set 0 "$c" 2>/dev/null
 				continue
 			fi
-			for w in pingpong perfpipe hackbench; do
+			for w in pingpong perfpipe hackbench syscall; do
 				out=$(workload "$w")
 				set -- $out
 				echo "RESULT round=$r config=$c workload=$w value=${1:-NA} unit=${2:-NA}"
@@ -201,8 +218,8 @@ run_mem() {
 		line="$line vmalloc_rise_bytes=$(( (b1[VmallocUsed] - b0[VmallocUsed]) * 1024 ))"
 		echo "$line slab_rise_bytes=$(( (b1[Slab] - b0[Slab]) * 1024 ))"
 	done
-	while read -r t _ _ b _; do
-		echo "MEM cpus=$ncpus type=$t status_bytes=${b#bytes=}"
+	while read -r t _ _ b sw _; do
+		echo "MEM cpus=$ncpus type=$t status_bytes=${b#bytes=} ${sw:-switch=$t}"
 	done < "$LH/status"
 	run_read
 	rmmod latency_hist
@@ -211,7 +228,7 @@ run_mem() {
 # run_read - time reading every CPUx and max_latency-CPUx file of each type
 run_read() {
 	local d r
-	for d in wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup irqsoff preemptoff preemptirqsoff; do
+	for d in $(awk '{ print $1 }' "$LH/status"); do
 		[ -e "$LH/$d/CPU0" ] || continue
 		"$BENCH/lh_readall" "$LH/$d"/CPU* > /dev/null	# warm-up
 		r=$("$BENCH/lh_readall" "$LH/$d"/CPU* "$LH/$d"/max_latency-CPU* 2>/dev/null ||

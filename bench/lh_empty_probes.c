@@ -22,6 +22,7 @@
 #include <linux/sched.h>
 #include <linux/tracepoint.h>
 #include <trace/events/sched.h>
+#include <trace/events/syscalls.h>
 #include <trace/events/timer.h>
 
 #include <latency_hist/compat.h>
@@ -31,6 +32,10 @@
 static bool preemptirq;
 module_param(preemptirq, bool, 0444);
 MODULE_PARM_DESC(preemptirq, "also hook irq_*, preempt_* and cpu_idle");
+
+static bool syscalls;
+module_param(syscalls, bool, 0444);
+MODULE_PARM_DESC(syscalls, "also hook raw_syscalls sys_enter and sys_exit (every system call takes the slow path)");
 
 /* lh_empty_task - sched_waking, sched_wakeup_new */
 static void notrace lh_empty_task(void *data, struct task_struct *p)
@@ -73,6 +78,12 @@ static void notrace lh_empty_ip(void *data, unsigned long ip,
 {
 }
 
+/* lh_empty_syscall - sys_enter, sys_exit */
+static void notrace lh_empty_syscall(void *data, struct pt_regs *regs,
+				     long id_or_ret)
+{
+}
+
 /* lh_empty_idle - cpu_idle */
 static void notrace lh_empty_idle(void *data, unsigned int state,
 				  unsigned int cpu_id)
@@ -84,6 +95,7 @@ struct lh_empty_probe {
 	const char *name;
 	void *func;
 	bool preemptirq;
+	bool syscalls;
 	struct tracepoint *tp;	/* set while hooked */
 };
 
@@ -101,6 +113,8 @@ static struct lh_empty_probe lh_empty_probes[] = {
 	{ "preempt_enable",		lh_empty_ip, true },
 	{ "irq_disable",		lh_empty_ip, true },
 	{ "preempt_disable",		lh_empty_ip, true },
+	{ "sys_enter",			lh_empty_syscall, false, true },
+	{ "sys_exit",			lh_empty_syscall, false, true },
 };
 
 /* lh_empty_unhook - unregister every hooked probe, in reverse order */
@@ -131,11 +145,15 @@ static int __init lh_empty_init(void)
 	check_trace_callback_type_hrtimer_start(lh_empty_hrtimer_start);
 	check_trace_callback_type_hrtimer_expire_entry(lh_empty_expire_entry);
 	check_trace_callback_type_hrtimer_expire_exit(lh_empty_expire_exit);
+#ifdef CONFIG_HAVE_SYSCALL_TRACEPOINTS
+	check_trace_callback_type_sys_enter(lh_empty_syscall);
+	check_trace_callback_type_sys_exit(lh_empty_syscall);
+#endif
 
 	for (i = 0; i < ARRAY_SIZE(lh_empty_probes); i++) {
 		struct lh_empty_probe *p = &lh_empty_probes[i];
 
-		if (p->preemptirq && !preemptirq)
+		if ((p->preemptirq && !preemptirq) || (p->syscalls && !syscalls))
 			continue;
 		tp = lh_bench_tp(p->name);
 		ret = tp ? tracepoint_probe_register(tp, p->func, NULL) : -ENODEV;

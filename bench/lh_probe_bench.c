@@ -21,6 +21,8 @@
  *   preemptoff   preempt_disable, preempt_enable inside an irqs-off section
  *                (2 calls; only where the preemptirq tracepoints exist)
  *   irqsoff      irq_disable, irq_enable (2 calls; idem)
+ *   syscall      raw_syscalls sys_enter and sys_exit of the loading task
+ *                (2 calls): the common path of switchtime's probes
  *   c_*          building blocks of the probes, for comparison: one
  *                ktime_get_mono_fast_ns(), one local_clock(), one
  *                raw_spin_lock_irqsave()/unlock_irqrestore() pair
@@ -53,6 +55,7 @@
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/task.h>
+#include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/timekeeping.h>
@@ -78,6 +81,7 @@ typedef void (*lh_entry_fn)(void *data, struct hrtimer *timer,
 			    LH_EXPIRE_ENTRY_NOW_ARG);
 typedef void (*lh_exit_fn)(void *data, struct hrtimer *timer);
 typedef void (*lh_ip_fn)(void *data, unsigned long ip, unsigned long parent_ip);
+typedef void (*lh_sys_fn)(void *data, struct pt_regs *regs, long id_or_ret);
 
 enum lh_bench_tp_id {
 	LH_B_WAKING,
@@ -89,6 +93,8 @@ enum lh_bench_tp_id {
 	LH_B_PREEMPT_ON,
 	LH_B_IRQ_OFF,
 	LH_B_IRQ_ON,
+	LH_B_SYS_ENTER,
+	LH_B_SYS_EXIT,
 	LH_B_NR_TPS
 };
 
@@ -102,6 +108,8 @@ static const char *const lh_bench_tp_names[LH_B_NR_TPS] = {
 	[LH_B_PREEMPT_ON]	= "preempt_enable",
 	[LH_B_IRQ_OFF]		= "irq_disable",
 	[LH_B_IRQ_ON]		= "irq_enable",
+	[LH_B_SYS_ENTER]	= "sys_enter",
+	[LH_B_SYS_EXIT]		= "sys_exit",
 };
 
 /* struct lh_bench - the state one run of the benchmark works on */
@@ -191,6 +199,20 @@ static void lh_bench_irqsoff_round(struct lh_bench *b)
 	LH_CALL_PROBES(b->tps[LH_B_IRQ_ON], lh_ip_fn, _THIS_IP_, _RET_IP_);
 }
 
+/*
+ * lh_bench_syscall_round - a system call's sys_enter and sys_exit, of the
+ * current task, which no followed wakeup switched in: every system call of
+ * every task pays this while switchtime is on (plus the slow path itself,
+ * which the pipe and syscall workloads show)
+ */
+static void lh_bench_syscall_round(struct lh_bench *b)
+{
+	struct pt_regs *regs = task_pt_regs(current);
+
+	LH_CALL_PROBES(b->tps[LH_B_SYS_ENTER], lh_sys_fn, regs, 39);
+	LH_CALL_PROBES(b->tps[LH_B_SYS_EXIT], lh_sys_fn, regs, 0);
+}
+
 /* lh_bench_mono_fast_round - the clock the wakeup probes read */
 static void lh_bench_mono_fast_round(struct lh_bench *b)
 {
@@ -246,6 +268,8 @@ static const struct lh_bench_scenario lh_bench_scenarios[] = {
 	  BIT(LH_B_PREEMPT_OFF) | BIT(LH_B_PREEMPT_ON) },
 	{ "irqsoff", lh_bench_irqsoff_round, 2,
 	  BIT(LH_B_IRQ_OFF) | BIT(LH_B_IRQ_ON) },
+	{ "syscall", lh_bench_syscall_round, 2,
+	  BIT(LH_B_SYS_ENTER) | BIT(LH_B_SYS_EXIT) },
 	/* what the probes are made of, for the report; no tracepoint */
 	{ "c_mono_fast", lh_bench_mono_fast_round, 1, 0 },
 	{ "c_local_clock", lh_bench_local_clock_round, 1, 0 },

@@ -64,16 +64,25 @@ function verdict(x, y, lim) {
 	microcall[k, c, s] = kv("ns_per_call")
 	if (!((k, s) in mscen)) { mscen[k, s] = 1; mscen_list[k] = mscen_list[k] " " s }
 }
-/^MEM/ { mem[k, kv("cpus"), kv("type")] = kv("status_bytes"); memcpus[k, kv("cpus")] = 1 }
+/^MEM/ {
+	mem[k, kv("cpus"), kv("type")] = kv("status_bytes"); memcpus[k, kv("cpus")] = 1
+	if (!((k, kv("type")) in memtype)) { memtype[k, kv("type")] = 1; memtypes[k] = memtypes[k] " " kv("type") }
+	sw = kv("switch") != "" ? kv("switch") : kv("type")
+	if (!((k, kv("cpus"), kv("type")) in memsw)) { memsw[k, kv("cpus"), kv("type")] = sw; nhist[k, kv("cpus"), sw]++ }
+	if (!((k, sw) in swseen)) { swseen[k, sw] = 1; switches[k] = switches[k] " " sw }
+}
 /^INFO switch=/ {
 	memfree[k, cpus, kv("switch")] = kv("memfree_drop_bytes")
 	vmrise[k, cpus, kv("switch")] = kv("vmalloc_rise_bytes")
 	slabrise[k, cpus, kv("switch")] = kv("slab_rise_bytes")
 }
-/^READ/ { rd[k, kv("cpus"), kv("type")] = kv("ns") " " kv("files") " " kv("bytes"); rdcpus[k, kv("cpus")] = 1 }
+/^READ/ {
+	rd[k, kv("cpus"), kv("type")] = kv("ns") " " kv("files") " " kv("bytes"); rdcpus[k, kv("cpus")] = 1
+	if (!((k, kv("type")) in rdtype)) { rdtype[k, kv("type")] = 1; rdtypes[k] = rdtypes[k] " " kv("type") }
+}
 
 END {
-	nw = split("pingpong perfpipe hackbench", wl, " ")
+	nw = split("pingpong perfpipe hackbench syscall", wl, " ")
 	print "# latency_hist benchmark report"
 	print ""
 	print "Guest time under `qemu -icount shift=0,sleep=off`: 1 ns = 1 guest instruction. Figures are"
@@ -181,8 +190,8 @@ END {
 			print ""
 			print "| histogram | status bytes | per CPU | per CPU KiB | budget 82 KiB |"
 			print "|---|---:|---:|---:|---|"
-			split("irqsoff preemptoff preemptirqsoff wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup", tl, " ")
-			for (ti = 1; ti <= 7; ti++) {
+			ntl = split(memtypes[k], tl, " ")
+			for (ti = 1; ti <= ntl; ti++) {
 				t = tl[ti]
 				if (!((k, n, t) in mem)) continue
 				b = mem[k, n, t]
@@ -196,15 +205,15 @@ END {
 			print ""
 			print "| switch | histograms | MemFree drop | VmallocUsed rise | Slab rise | vmalloc KiB per CPU per histogram |"
 			print "|---|---:|---:|---:|---:|---:|"
-			split("preemptirqsoff wakeup missed_timer_offsets timerandwakeup", swl, " ")
-			split("3 2 1 1", nh, " ")
-			for (ti = 1; ti <= 4; ti++) {
+			nsw = split(switches[k], swl, " ")
+			for (ti = 1; ti <= nsw; ti++) {
 				t = swl[ti]
 				if (!((k, n, t) in memfree)) continue
-				printf "| %s | %d | %d | %s | %s | %s |\n", t, nh[ti], memfree[k, n, t],
+				nh = nhist[k, n, t] + 0
+				printf "| %s | %d | %d | %s | %s | %s |\n", t, nh, memfree[k, n, t],
 				       vmrise[k, n, t] == "" ? "n/a" : vmrise[k, n, t],
 				       slabrise[k, n, t] == "" ? "n/a" : slabrise[k, n, t],
-				       vmrise[k, n, t] == "" ? "n/a" : sprintf("%.1f", vmrise[k, n, t] / n / nh[ti] / 1024)
+				       vmrise[k, n, t] == "" || !nh ? "n/a" : sprintf("%.1f", vmrise[k, n, t] / n / nh / 1024)
 			}
 		}
 		for (key in rdcpus) {
@@ -219,8 +228,8 @@ END {
 			print ""
 			print "| type | files | bytes | ns total | ns per CPU |"
 			print "|---|---:|---:|---:|---:|"
-			split("wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup irqsoff preemptoff preemptirqsoff", tl, " ")
-			for (ti = 1; ti <= 7; ti++) {
+			ntl = split(rdtypes[k], tl, " ")
+			for (ti = 1; ti <= ntl; ti++) {
 				t = tl[ti]
 				if (!((k, n, t) in rd)) continue
 				split(rd[k, n, t], r, " ")

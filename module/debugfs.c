@@ -11,8 +11,13 @@
  * opened, so one `cat` sees one consistent histogram however many read()
  * calls it takes, and recording never pauses for a reader.
  *
- * The file's private data encodes which histogram (or switch) and which CPU
- * it belongs to; see lh_file_data().
+ * What the tree holds is derived from the rows of include/latency_hist/types.h.
+ * Every control file (the enable switches, pid, threshold, reset, counters/enable,
+ * counters/events) shares one file_operations that hands the text to
+ * lh_ctl_write(), which module parameters use too (control.c).
+ *
+ * A file's private data encodes which histogram, switch or control and
+ * which CPU it belongs to; see lh_file_data().
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -28,30 +33,51 @@
 #include <latency_hist/control.h>
 #include <latency_hist/counters.h>
 #include <latency_hist/debugfs.h>
+#include <latency_hist/hist_mem.h>
 
 #define LH_MODE_RO	0400
 #define LH_MODE_RW	0600
 #define LH_MODE_WO	0200
-#define LH_EVENTS_WRITE_MAX	512	/* bytes of an event set write */
 
 static struct dentry *lh_debugfs_root;
 
-/* lh_file_data - encode (histogram or switch id, cpu) as a file's private data */
-static void *lh_file_data(int id, int cpu)
+/*
+ * lh_file_data - encode a file's private data: (histogram, cpu) for the
+ * histogram files, (control, switch or histogram) for the controls
+ */
+static void *lh_file_data(int id, int sub)
 {
-	return (void *)(((unsigned long)cpu << 8) | id);
+	return (void *)(((unsigned long)sub << 8) | id);
 }
 
-/* lh_file_id - the histogram or switch id of an open file */
+/* lh_data_id - the histogram or switch of a file's private data */
+static int lh_data_id(const void *data)
+{
+	return (unsigned long)data & 0xff;
+}
+
+/* lh_data_sub - the CPU (histogram files) or control of a file's private data */
+static int lh_data_sub(const void *data)
+{
+	return (unsigned long)data >> 8;
+}
+
+/* lh_file_id - the histogram or switch of an open file */
 static int lh_file_id(const struct inode *inode)
 {
-	return (unsigned long)inode->i_private & 0xff;
+	return lh_data_id(inode->i_private);
 }
 
 /* lh_file_cpu - the CPU of an open per-CPU file */
 static int lh_file_cpu(const struct inode *inode)
 {
-	return (unsigned long)inode->i_private >> 8;
+	return lh_data_sub(inode->i_private);
+}
+
+/* lh_file_ctl - the control of an open control file */
+static enum lh_ctl_id lh_file_ctl(const struct inode *inode)
+{
+	return lh_data_sub(inode->i_private);
 }
 
 /*
@@ -69,13 +95,6 @@ static int lh_copy_write_size(const char __user *ubuf, size_t count,
 	if (strlen(buf) != count)
 		return -EINVAL;		/* an embedded NUL hides trailing junk */
 	return 0;
-}
-
-/* lh_copy_write - lh_copy_write_size() for the short controls */
-static int lh_copy_write(const char __user *ubuf, size_t count, loff_t *ppos,
-			 char buf[LH_WRITE_MAX])
-{
-	return lh_copy_write_size(ubuf, count, ppos, buf, LH_WRITE_MAX);
 }
 
 /* struct lh_cpu_file - what an open CPUx file shows */
@@ -166,31 +185,17 @@ static const struct file_operations lh_cpu_fops = {
 	.release	= lh_cpu_release,
 };
 
-/* lh_max_show - print one max_latency-CPUx file */
-static int lh_max_show(struct seq_file *m, void *v)
+/* max_latency_show - print one max_latency-CPUx file */
+static int max_latency_show(struct seq_file *m, void *v)
 {
-	const struct inode *inode = m->private;
 	struct lh_max_record rec;
 
-	lh_hist_get_max(lh_hist_cpu(lh_file_id(inode), lh_file_cpu(inode)),
-			&rec);
+	lh_hist_get_max(lh_hist_cpu(lh_data_id(m->private),
+				    lh_data_sub(m->private)), &rec);
 	lh_hist_print_max(m, &rec);
 	return 0;
 }
-
-/* lh_max_open - open a max_latency-CPUx file */
-static int lh_max_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, lh_max_show, inode);
-}
-
-static const struct file_operations lh_max_fops = {
-	.owner		= THIS_MODULE,
-	.open		= lh_max_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= single_release,
-};
+DEFINE_SHOW_ATTRIBUTE(max_latency);
 
 /* struct lh_summary_buf - a summary reader's copies: one CPU's, and the merge */
 struct lh_summary_buf {
@@ -205,7 +210,7 @@ struct lh_summary_buf {
  */
 static int lh_summary_show(struct seq_file *m, void *v)
 {
-	enum lh_hist_id id = lh_file_id(m->private);
+	enum lh_hist_id id = lh_data_id(m->private);
 	struct lh_summary_buf *b;
 	char label[16];
 	int cpu;
@@ -231,7 +236,7 @@ static int lh_summary_show(struct seq_file *m, void *v)
 /* lh_summary_open - open a summary file; computed whole at the first read */
 static int lh_summary_open(struct inode *inode, struct file *file)
 {
-	return single_open_size(file, lh_summary_show, inode,
+	return single_open_size(file, lh_summary_show, inode->i_private,
 				(num_possible_cpus() + 2) * 128);
 }
 
@@ -243,258 +248,77 @@ static const struct file_operations lh_summary_fops = {
 	.release	= single_release,
 };
 
-/* lh_enable_read - read enable/<switch>: 0 or 1 */
-static ssize_t lh_enable_read(struct file *file, char __user *ubuf,
-			      size_t count, loff_t *ppos)
-{
-	char buf[4];
-	int len;
-
-	len = scnprintf(buf, sizeof(buf), "%d\n",
-			lh_switch_enabled(lh_file_id(file_inode(file))));
-	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
-}
-
-/* lh_enable_write_file - write enable/<switch> */
-static ssize_t lh_enable_write_file(struct file *file, const char __user *ubuf,
-				    size_t count, loff_t *ppos)
-{
-	char buf[LH_WRITE_MAX];
-	int ret;
-
-	ret = lh_copy_write(ubuf, count, ppos, buf);
-	if (!ret)
-		ret = lh_enable_write(lh_file_id(file_inode(file)), buf);
-	return ret ? ret : count;
-}
-
-static const struct file_operations lh_enable_fops = {
-	.owner		= THIS_MODULE,
-	.open		= simple_open,
-	.read		= lh_enable_read,
-	.write		= lh_enable_write_file,
-	.llseek		= default_llseek,
-};
-
-/* lh_pid_read - read <switch>/pid */
-static ssize_t lh_pid_read(struct file *file, char __user *ubuf,
-			   size_t count, loff_t *ppos)
-{
-	char buf[16];
-	int len;
-
-	len = scnprintf(buf, sizeof(buf), "%d\n",
-			lh_pid(lh_file_id(file_inode(file))));
-	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
-}
-
-/* lh_pid_write_file - write <switch>/pid */
-static ssize_t lh_pid_write_file(struct file *file, const char __user *ubuf,
-				 size_t count, loff_t *ppos)
-{
-	char buf[LH_WRITE_MAX];
-	int ret;
-
-	ret = lh_copy_write(ubuf, count, ppos, buf);
-	if (!ret)
-		ret = lh_pid_write(lh_file_id(file_inode(file)), buf);
-	return ret ? ret : count;
-}
-
-static const struct file_operations lh_pid_fops = {
-	.owner		= THIS_MODULE,
-	.open		= simple_open,
-	.read		= lh_pid_read,
-	.write		= lh_pid_write_file,
-	.llseek		= default_llseek,
-};
-
-/* lh_threshold_read - read <type>/threshold: microseconds, 0 = off */
-static ssize_t lh_threshold_read(struct file *file, char __user *ubuf,
-				 size_t count, loff_t *ppos)
-{
-	char buf[24];
-	int len;
-
-	len = scnprintf(buf, sizeof(buf), "%llu\n",
-			lh_threshold_us(lh_file_id(file_inode(file))));
-	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
-}
-
-/* lh_threshold_write_file - write <type>/threshold */
-static ssize_t lh_threshold_write_file(struct file *file,
-				       const char __user *ubuf,
-				       size_t count, loff_t *ppos)
-{
-	char buf[LH_WRITE_MAX];
-	int ret;
-
-	ret = lh_copy_write(ubuf, count, ppos, buf);
-	if (!ret)
-		ret = lh_threshold_write(lh_file_id(file_inode(file)), buf);
-	return ret ? ret : count;
-}
-
-static const struct file_operations lh_threshold_fops = {
-	.owner		= THIS_MODULE,
-	.open		= simple_open,
-	.read		= lh_threshold_read,
-	.write		= lh_threshold_write_file,
-	.llseek		= default_llseek,
-};
-
-/* lh_reset_write_file - write <type>/reset; the file cannot be read */
-static ssize_t lh_reset_write_file(struct file *file, const char __user *ubuf,
-				   size_t count, loff_t *ppos)
-{
-	char buf[LH_WRITE_MAX];
-	int ret;
-
-	ret = lh_copy_write(ubuf, count, ppos, buf);
-	if (!ret)
-		ret = lh_reset_write(lh_file_id(file_inode(file)), buf);
-	return ret ? ret : count;
-}
-
-static const struct file_operations lh_reset_fops = {
-	.owner		= THIS_MODULE,
-	.open		= simple_open,
-	.write		= lh_reset_write_file,
-	.llseek		= default_llseek,
-};
-
-/* lh_status_file_show - print the status file */
-static int lh_status_file_show(struct seq_file *m, void *v)
-{
-	lh_status_show(m);
-	return 0;
-}
-
-/* lh_status_open - open the status file */
-static int lh_status_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, lh_status_file_show, NULL);
-}
-
-static const struct file_operations lh_status_fops = {
-	.owner		= THIS_MODULE,
-	.open		= lh_status_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= single_release,
-};
-
-/* lh_counters_file_show - print <type>/counters */
-static int lh_counters_file_show(struct seq_file *m, void *v)
-{
-	return lh_counters_show(m, lh_file_id(m->private));
-}
-
-/* lh_counters_file_open - open <type>/counters */
-static int lh_counters_file_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, lh_counters_file_show, inode);
-}
-
-static const struct file_operations lh_counters_fops = {
-	.owner		= THIS_MODULE,
-	.open		= lh_counters_file_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= single_release,
-};
-
-/* lh_counting_read - read counters/enable: 0 or 1 */
-static ssize_t lh_counting_read(struct file *file, char __user *ubuf,
+/* lh_ctl_file_read - read a control: its show into a page, then the slice asked for */
+static ssize_t lh_ctl_file_read(struct file *file, char __user *ubuf,
 				size_t count, loff_t *ppos)
 {
-	char buf[4];
-	int len;
+	const struct inode *inode = file_inode(file);
+	char *buf;
+	ssize_t ret;
 
-	len = scnprintf(buf, sizeof(buf), "%d\n", lh_counters_enabled());
-	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+	if (!lh_ctl_readable(lh_file_ctl(inode)))
+		return -EINVAL;
+	buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	ret = lh_ctl_read(lh_file_ctl(inode), lh_file_id(inode), buf,
+			  PAGE_SIZE, 0);
+	if (ret >= 0)
+		ret = simple_read_from_buffer(ubuf, count, ppos, buf, ret);
+	kfree(buf);
+	return ret;
 }
 
-/* lh_counting_write - write counters/enable */
-static ssize_t lh_counting_write(struct file *file, const char __user *ubuf,
+/* lh_ctl_file_write - write a control: one write() at offset 0 is one request */
+static ssize_t lh_ctl_file_write(struct file *file, const char __user *ubuf,
 				 size_t count, loff_t *ppos)
 {
-	char buf[LH_WRITE_MAX];
-	int ret;
-
-	ret = lh_copy_write(ubuf, count, ppos, buf);
-	if (!ret)
-		ret = lh_counters_enable_write(buf);
-	return ret ? ret : count;
-}
-
-static const struct file_operations lh_counting_fops = {
-	.owner		= THIS_MODULE,
-	.open		= simple_open,
-	.read		= lh_counting_read,
-	.write		= lh_counting_write,
-	.llseek		= default_llseek,
-};
-
-/* lh_events_show - print counters/events */
-static int lh_events_show(struct seq_file *m, void *v)
-{
-	lh_counters_events_show(m);
-	return 0;
-}
-
-/* lh_events_open - open counters/events; a write replaces the set */
-static int lh_events_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, lh_events_show, NULL);
-}
-
-/* lh_events_write - write counters/events: the new event set */
-static ssize_t lh_events_write(struct file *file, const char __user *ubuf,
-			       size_t count, loff_t *ppos)
-{
+	const struct inode *inode = file_inode(file);
+	size_t size = lh_ctl_write_max(lh_file_ctl(inode));
 	char *buf;
 	int ret;
 
-	buf = kmalloc(LH_EVENTS_WRITE_MAX, GFP_KERNEL);
+	buf = kmalloc(size, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-	ret = lh_copy_write_size(ubuf, count, ppos, buf, LH_EVENTS_WRITE_MAX);
+	ret = lh_copy_write_size(ubuf, count, ppos, buf, size);
 	if (!ret)
-		ret = lh_counters_events_write(buf);
+		ret = lh_ctl_write(lh_file_ctl(inode), lh_file_id(inode), buf, 0);
 	kfree(buf);
 	return ret ? ret : count;
 }
 
-static const struct file_operations lh_events_fops = {
+/* One file_operations for every control file: enable, pid, threshold, reset, counters. */
+static const struct file_operations lh_ctl_fops = {
 	.owner		= THIS_MODULE,
-	.open		= lh_events_open,
-	.read		= seq_read,
-	.write		= lh_events_write,
-	.llseek		= seq_lseek,
-	.release	= single_release,
+	.open		= simple_open,
+	.read		= lh_ctl_file_read,
+	.write		= lh_ctl_file_write,
+	.llseek		= default_llseek,
 };
 
-/* lh_counters_status_file_show - print counters/status */
-static int lh_counters_status_file_show(struct seq_file *m, void *v)
+/* status_show - print the status file */
+static int status_show(struct seq_file *m, void *v)
+{
+	lh_status_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(status);
+
+/* counters_show - print <type>/counters */
+static int counters_show(struct seq_file *m, void *v)
+{
+	return lh_counters_show(m, lh_data_id(m->private));
+}
+DEFINE_SHOW_ATTRIBUTE(counters);
+
+/* counters_status_show - print counters/status */
+static int counters_status_show(struct seq_file *m, void *v)
 {
 	lh_counters_status_show(m);
 	return 0;
 }
-
-/* lh_counters_status_open - open counters/status */
-static int lh_counters_status_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, lh_counters_status_file_show, NULL);
-}
-
-static const struct file_operations lh_counters_status_fops = {
-	.owner		= THIS_MODULE,
-	.open		= lh_counters_status_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= single_release,
-};
+DEFINE_SHOW_ATTRIBUTE(counters_status);
 
 /* The first error of creating the tree, 0 if none. */
 static int lh_debugfs_err;
@@ -519,9 +343,17 @@ static void lh_file(const char *name, umode_t mode, struct dentry *parent,
 		lh_debugfs_err = PTR_ERR(d);
 }
 
-/* lh_create_hist_files - CPUx, max_latency-CPUx, summary, reset, threshold of one histogram */
+/* lh_ctl_file - a control file: (control, switch or histogram) */
+static void lh_ctl_file(const char *name, umode_t mode, struct dentry *parent,
+			enum lh_ctl_id ctl, int id)
+{
+	lh_file(name, mode, parent, lh_file_data(id, ctl), &lh_ctl_fops);
+}
+
+/* lh_create_hist_files - the files of one histogram, as its row says */
 static void lh_create_hist_files(struct dentry *dir, enum lh_hist_id id)
 {
+	enum lh_switch_id sw = lh_hist_types[id].sw;
 	char name[32];
 	int cpu;
 
@@ -530,40 +362,22 @@ static void lh_create_hist_files(struct dentry *dir, enum lh_hist_id id)
 		lh_file(name, LH_MODE_RO, dir, lh_file_data(id, cpu),
 			&lh_cpu_fops);
 	}
-	if (lh_hist_types[id].has_max_record) {
+	if (lh_hist_has(id, LH_T_MAX)) {
 		for_each_possible_cpu(cpu) {
 			snprintf(name, sizeof(name), "max_latency-CPU%d", cpu);
 			lh_file(name, LH_MODE_RO, dir, lh_file_data(id, cpu),
-				&lh_max_fops);
+				&max_latency_fops);
 		}
 	}
 	lh_file("summary", LH_MODE_RO, dir, lh_file_data(id, 0),
 		&lh_summary_fops);
-	lh_file("reset", LH_MODE_WO, dir, lh_file_data(id, 0), &lh_reset_fops);
-	lh_file("threshold", LH_MODE_RW, dir, lh_file_data(id, 0),
-		&lh_threshold_fops);
-	if (lh_counters_cover(id))
+	lh_ctl_file("reset", LH_MODE_WO, dir, LH_CTL_RESET, id);
+	lh_ctl_file("threshold", LH_MODE_RW, dir, LH_CTL_THRESHOLD, id);
+	if (lh_hist_types[id].window)
 		lh_file("counters", LH_MODE_RO, dir, lh_file_data(id, 0),
-			&lh_counters_fops);
-}
-
-/* lh_hist_parent - the directory a histogram's own directory goes into */
-static struct dentry *lh_hist_parent(enum lh_hist_id id, struct dentry **dirs,
-				     const char **leaf)
-{
-	const char *name = lh_hist_types[id].name;
-	const char *slash = strchr(name, '/');
-	int parent;
-
-	*leaf = slash ? slash + 1 : name;
-	if (!slash)
-		return lh_debugfs_root;
-	for (parent = 0; parent < id; parent++) {
-		if (!strncmp(lh_hist_types[parent].name, name, slash - name) &&
-		    !lh_hist_types[parent].name[slash - name])
-			return dirs[parent];
-	}
-	return lh_debugfs_root;
+			&counters_fops);
+	if (lh_hist_holds_pid(id))
+		lh_ctl_file("pid", LH_MODE_RW, dir, LH_CTL_PID, sw);
 }
 
 /**
@@ -580,9 +394,8 @@ static struct dentry *lh_hist_parent(enum lh_hist_id id, struct dentry **dirs,
  */
 int lh_debugfs_init(void)
 {
-	struct dentry *dirs[LH_NR_HISTS];
+	struct dentry *dirs[LH_NR_HISTS + 1];
 	struct dentry *enable, *counters;
-	const char *leaf;
 	int id, sw;
 
 	lh_debugfs_err = 0;
@@ -602,27 +415,23 @@ int lh_debugfs_init(void)
 
 	enable = lh_dir("enable", lh_debugfs_root);
 	for (sw = 0; sw < LH_NR_SWITCHES; sw++)
-		lh_file(lh_switches[sw].name, LH_MODE_RW, enable,
-			lh_file_data(sw, 0), &lh_enable_fops);
+		lh_ctl_file(lh_switches[sw].name, LH_MODE_RW, enable,
+			    LH_CTL_ENABLE, sw);
 
+	/* Parents come first in the list (lh_types_check()). */
+	dirs[LH_HIST_ROOT] = lh_debugfs_root;
 	for (id = 0; id < LH_NR_HISTS; id++) {
-		struct dentry *parent = lh_hist_parent(id, dirs, &leaf);
-		enum lh_switch_id sw = lh_hist_types[id].sw;
-
-		dirs[id] = lh_dir(leaf, parent);
+		dirs[id] = lh_dir(kbasename(lh_hist_types[id].name),
+				  dirs[lh_hist_types[id].parent]);
 		lh_create_hist_files(dirs[id], id);
-		if (lh_switches[sw].has_pid &&
-		    !strcmp(lh_switches[sw].name, lh_hist_types[id].name))
-			lh_file("pid", LH_MODE_RW, dirs[id],
-				lh_file_data(sw, 0), &lh_pid_fops);
 	}
 
-	lh_file("status", LH_MODE_RO, lh_debugfs_root, NULL, &lh_status_fops);
+	lh_file("status", LH_MODE_RO, lh_debugfs_root, NULL, &status_fops);
 
 	counters = lh_dir("counters", lh_debugfs_root);
-	lh_file("enable", LH_MODE_RW, counters, NULL, &lh_counting_fops);
-	lh_file("events", LH_MODE_RW, counters, NULL, &lh_events_fops);
-	lh_file("status", LH_MODE_RO, counters, NULL, &lh_counters_status_fops);
+	lh_ctl_file("enable", LH_MODE_RW, counters, LH_CTL_COUNTERS, 0);
+	lh_ctl_file("events", LH_MODE_RW, counters, LH_CTL_COUNTER_EVENTS, 0);
+	lh_file("status", LH_MODE_RO, counters, NULL, &counters_status_fops);
 
 	if (lh_debugfs_err) {
 		debugfs_remove(lh_debugfs_root);

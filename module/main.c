@@ -40,6 +40,10 @@ static int __init lh_init(void)
 {
 	int ret;
 
+	ret = lh_types_check();
+	if (ret)
+		return ret;
+
 	lh_tp_lookup();
 	ret = lh_preemptirq_init();
 	if (ret)
@@ -58,10 +62,6 @@ static int __init lh_init(void)
 		goto out_control_exit;
 
 	ret = lh_control_start();
-	if (ret)
-		goto out_remove_debugfs;
-
-	ret = lh_counters_start();
 	if (ret)
 		goto out_remove_debugfs;
 	return 0;

@@ -71,6 +71,7 @@
 #include <latency_hist/control.h>
 #include <latency_hist/counters.h>
 #include <latency_hist/events.h>
+#include <latency_hist/hist_mem.h>
 #include <latency_hist/preemptirq.h>
 #include <latency_hist/tracepoints.h>
 

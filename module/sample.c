@@ -14,16 +14,6 @@
 
 #include <latency_hist/sample.h>
 
-/* lh_task_info_fill - copy what a max record keeps of a task */
-static void lh_task_info_fill(struct lh_task_info *info, struct task_struct *t)
-{
-	info->pid = t->pid;
-	info->prio = t->prio;
-	/* comm is always NUL-padded; a racing rename cannot unterminate it */
-	memcpy(info->comm, t->comm, TASK_COMM_LEN);
-	info->comm[TASK_COMM_LEN - 1] = '\0';
-}
-
 /**
  * lh_sample_record_max() - keep a sample that beat the CPU's maximum
  * @h:              the CPU histogram
@@ -51,5 +41,34 @@ noinline void lh_sample_record_max(struct lh_hist_cpu *h, s64 lat_us,
 	rec.timestamp_ns = now_ns;
 	lh_task_info_fill(&rec.victim, victim);
 	lh_task_info_fill(&rec.culprit, culprit);
+	lh_hist_record_max(h, &rec);
+}
+
+/**
+ * lh_sample_record_max_copy() - lh_sample_record_max() with the culprit as a
+ * copy taken earlier
+ * @h:              the CPU histogram
+ * @lat_us:         the latency in microseconds
+ * @timeroffset_us: the timer part of @lat_us
+ * @victim:         the task that waited, alive
+ * @culprit:        the copy
+ * @now_ns:         CLOCK_MONOTONIC at the end of the window
+ *
+ * Context: probe context, any.
+ */
+noinline void lh_sample_record_max_copy(struct lh_hist_cpu *h, s64 lat_us,
+					s64 timeroffset_us,
+					struct task_struct *victim,
+					const struct lh_task_info *culprit,
+					u64 now_ns)
+{
+	struct lh_max_record rec;
+
+	rec.valid = true;
+	rec.latency_us = lat_us;
+	rec.timeroffset_us = timeroffset_us;
+	rec.timestamp_ns = now_ns;
+	lh_task_info_fill(&rec.victim, victim);
+	rec.culprit = *culprit;
 	lh_hist_record_max(h, &rec);
 }

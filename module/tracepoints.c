@@ -34,6 +34,8 @@ static const char *const lh_tp_names[LH_NR_TPS] = {
 	[LH_TP_PREEMPT_DISABLE]		= "preempt_disable",
 	[LH_TP_PREEMPT_ENABLE]		= "preempt_enable",
 	[LH_TP_CPU_IDLE]		= "cpu_idle",
+	[LH_TP_SYS_ENTER]		= "sys_enter",
+	[LH_TP_SYS_EXIT]		= "sys_exit",
 };
 
 /* Filled once by lh_tp_lookup() before anything can hook; read-only after. */
@@ -133,4 +135,27 @@ void lh_tp_unhook(const struct lh_probe *probes, int nr_probes)
 		WARN_ON_ONCE(tracepoint_probe_unregister(lh_tps[probes[i].tp],
 							 probes[i].func, NULL));
 	tracepoint_synchronize_unregister();
+}
+
+/**
+ * lh_tp_slows_syscalls() - does a probe set hook a raw_syscalls tracepoint?
+ * @probes:    the probe set
+ * @nr_probes: its length
+ *
+ * While a probe is registered on sys_enter or sys_exit, the kernel sets the
+ * syscall-tracepoint work flag on every task, so every system call of every
+ * task takes the slow entry and exit path: the status file says so.
+ *
+ * Context: any.
+ */
+bool lh_tp_slows_syscalls(const struct lh_probe *probes, int nr_probes)
+{
+	int i;
+
+	for (i = 0; i < nr_probes; i++) {
+		if (probes[i].tp == LH_TP_SYS_ENTER ||
+		    probes[i].tp == LH_TP_SYS_EXIT)
+			return true;
+	}
+	return false;
 }

@@ -81,6 +81,7 @@
 #include <latency_hist/control.h>
 #include <latency_hist/counters.h>
 #include <latency_hist/sample.h>
+#include <latency_hist/switchtime.h>
 #include <latency_hist/timer.h>
 #include <latency_hist/tracepoints.h>
 
@@ -350,7 +351,7 @@ static void notrace lh_probe_sched_pi_setprio(void *data,
 /*
  * lh_wakeup_record - file a finished wakeup on @cpu, where it ran; an
  * exclusive-priority one also goes, with its timer's missed offset added,
- * into timerandwakeup
+ * into timerandwakeup, and its switch-in starts a switchtime sample
  */
 static __always_inline void lh_wakeup_record(u64 start_ns, s64 timer_offset_us,
 					     bool sharedprio, int cpu,
@@ -365,10 +366,14 @@ static __always_inline void lh_wakeup_record(u64 start_ns, s64 timer_offset_us,
 	lh_sample_record(id, cpu, lat_us, 0, next, prev, now_ns);
 	if (lh_counting())
 		lh_pmu_wakeup_file(id, lat_us, next);
-	if (!sharedprio && lh_switch_enabled(LH_SW_TIMERANDWAKEUP))
+	if (sharedprio)
+		return;
+	if (lh_switch_enabled(LH_SW_TIMERANDWAKEUP))
 		lh_sample_record(LH_HIST_TIMERANDWAKEUP, cpu,
 				 timer_offset_us + lat_us, timer_offset_us,
 				 next, prev, now_ns);
+	if (lh_switch_enabled(LH_SW_SWITCHTIME))
+		lh_switchtime_start(next, prev, now_ns, lat_us, timer_offset_us);
 }
 
 /*

@@ -8,8 +8,9 @@
 # is a deterministic instruction count, not host-load noise) and run bench/guest-bench.sh there:
 # alternating rounds of every configuration (unloaded; loaded, nothing enabled; empty probes; each type
 # alone; wakeup+missed_timer_offsets+timerandwakeup; all; the hist-trigger recipe; trace-event
-# recording) under three workloads (bench/rt_pingpong, perf bench sched pipe, hackbench), then the
-# in-kernel probe microbenchmark (bench/lh_probe_bench.c) and memory. Optionally one more boot with
+# recording) under four workloads (bench/rt_pingpong, perf bench sched pipe, hackbench, perf bench
+# syscall basic: the price of switchtime's slow system-call path), then the in-kernel probe
+# microbenchmark (bench/lh_probe_bench.c) and memory. Optionally one more boot with
 # many vCPUs measures memory and the cost of reading every CPUx file. bench/report.awk writes
 # the markdown report with medians, spread and the budget ratios of issue 8.
 #
@@ -23,7 +24,7 @@
 #   --quick            tiny sizes, one round: checks that everything runs (about 1/10 of the time)
 #   --micro-only       run only the probe microbenchmark in each boot
 #   --out DIR          results (default build/bench); the report is DIR/report.md
-# Environment passed to the guest: PP_LOOPS PERF_LOOPS HB_LOOPS MICRO_CALLS CONFIGS.
+# Environment passed to the guest: PP_LOOPS PERF_LOOPS HB_LOOPS SYS_LOOPS MICRO_CALLS CONFIGS.
 # Exit status: 0 if every boot ran to the end with a clean dmesg, 1 otherwise.
 
 set -euo pipefail
@@ -77,11 +78,11 @@ guest_env() {
 	genv=(--env "LH_MODULE=$src/latency_hist.ko" --env "LH_BENCH_DIR=$src/bench")
 	if [ "$quick" = 1 ]; then
 		genv+=(--env ROUNDS=1 --env PP_LOOPS=2000 --env PERF_LOOPS=2000 --env HB_LOOPS=20
-			--env MICRO_CALLS=100000)
+			--env SYS_LOOPS=5000 --env MICRO_CALLS=100000)
 	else
 		genv+=(--env "ROUNDS=$rounds")
 	fi
-	for v in PP_LOOPS PERF_LOOPS HB_LOOPS MICRO_CALLS CONFIGS; do
+	for v in PP_LOOPS PERF_LOOPS HB_LOOPS SYS_LOOPS MICRO_CALLS CONFIGS; do
 		if [ -n "${!v:-}" ]; then genv+=(--env "$v=${!v}"); fi
 	done
 }

@@ -12,7 +12,8 @@
 # every reset file accepts 1 and 0, 0 keeps the data and 1 clears it, and
 # wakeup/reset leaves sharedprio alone; timerandwakeup refuses to enable
 # (EINVAL) unless wakeup and missed_timer_offsets are both enabled, and
-# disabling either parent disables it.
+# disabling either parent disables it; so does every switch that needs
+# others (status needs=).
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -54,12 +55,12 @@ hist_samples()
 }
 
 lh_setup
-lh_plan 9
+lh_plan 10
 lh_load_or_bail
 E=$LH_DIR/enable
 
 lh_case_begin
-for e in preemptirqsoff wakeup missed_timer_offsets timerandwakeup; do
+for e in $LH_ENABLES; do
 	lh_expect_content "$E/$e" 0
 done
 lh_case_end enable_files_read_0_after_load
@@ -193,8 +194,46 @@ else
 	lh_skip timerandwakeup_needs_both_parents "wakeup or missed_timer_offsets unavailable"
 fi
 
+# Every switch that needs others (status needs=), as timerandwakeup above:
+# refused (EINVAL) while any direct need is off, on once they all are,
+# and off again as soon as one of them goes off.
 lh_case_begin
-for e in preemptirqsoff wakeup missed_timer_offsets timerandwakeup; do
+tested=
+for e in $LH_ENABLES; do
+	needs=$(lh_switch_needs "$e")
+	[ -n "$needs" ] || continue
+	lh_switch_available "$e" || continue
+	tested="$tested $e"
+	lh_disable_all
+	lh_expect_write_errno "$E/$e" 1 EINVAL
+	lh_expect_content "$E/$e" 0
+	for n in $needs; do
+		lh_enable_needs "$e"
+		lh_expect_write_ok "$E/$n" 0
+		lh_expect_write_errno "$E/$e" 1 EINVAL
+		lh_expect_content "$E/$e" 0
+	done
+	for n in $needs; do
+		lh_enable_needs "$e"
+		lh_expect_write_ok "$E/$e" 1
+		lh_expect_content "$E/$e" 1
+		lh_expect_write_ok "$E/$n" 0
+		lh_expect_content "$E/$e" 0
+		[ "$(lh_status_field "$e" enabled)" = 0 ] ||
+			lh_err "status $e: still enabled after $n went off"
+	done
+done
+lh_disable_all
+if [ -n "$tested" ]; then
+	lh_diag "switches with needs:$tested"
+	lh_case_end switches_are_refused_without_their_needs_and_follow_them_off
+else
+	lh_skip switches_are_refused_without_their_needs_and_follow_them_off \
+		"no switch with needs is available"
+fi
+
+lh_case_begin
+for e in $LH_ENABLES; do
 	lh_expect_content "$E/$e" 0
 done
 for h in $LH_HISTS; do

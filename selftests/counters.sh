@@ -109,10 +109,12 @@ lh_case_begin
 for f in enable events status; do
 	[ -e "$C/$f" ] || lh_err "counters/$f is missing"
 done
-for t in irqsoff preemptoff preemptirqsoff wakeup wakeup/sharedprio missed_timer_offsets; do
-	[ -r "$LH_DIR/$t/counters" ] || lh_err "$t/counters is missing"
+for t in $LH_HISTS; do
+	case " $LH_COUNTER_HISTS " in
+	*" $t "*) [ -r "$LH_DIR/$t/counters" ] || lh_err "$t/counters is missing" ;;
+	*) [ -e "$LH_DIR/$t/counters" ] && lh_err "$t/counters exists (status: counters=0)" ;;
+	esac
 done
-[ -e "$LH_DIR/timerandwakeup/counters" ] && lh_err "timerandwakeup/counters exists"
 lh_expect_content "$C/enable" "0"
 def=$(tr '\n' ' ' <"$C/events")
 case $def in
@@ -336,6 +338,26 @@ if lh_load counters=1 counter_events=cpu-clock; then
 else
 	lh_err "load with counters=1 counter_events=cpu-clock failed"
 fi
+# A PMU event given to insmod: its form is checked while insmod holds the
+# parameter lock, its name resolved in sysfs after, at init (lockdep sees
+# no sysfs read under that lock); an unknown PMU fails the load.
+if [ -r /sys/bus/event_source/devices/msr/events/tsc ]; then
+	if lh_load counters=1 counter_events=cpu-clock,msr/tsc/; then
+		lh_expect_content "$LH_SYSMOD/parameters/counter_events" "cpu-clock msr/tsc/"
+		[ "$(ct_state msr/tsc/ 0)" = active ] ||
+			lh_err "msr/tsc/ after a load with it: '$(ct_state msr/tsc/ 0)'"
+		lh_unload || lh_err "rmmod after a load with msr/tsc/ failed"
+	else
+		lh_err "load with counter_events=cpu-clock,msr/tsc/ failed"
+	fi
+else
+	lh_diag "no msr/tsc/ here: a PMU event at load not tried"
+fi
+if lh_load counter_events=nosuchpmu/ev/ 2>/dev/null; then
+	lh_err "load with counter_events=nosuchpmu/ev/ succeeded"
+	lh_unload
+fi
+lh_loaded && lh_err "module loaded after a refused counter_events"
 lh_case_end unload_while_counting_and_load_parameters
 
 lh_case_dmesg_clean

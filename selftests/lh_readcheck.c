@@ -14,7 +14,8 @@
  *	max_latency-CPUx "(none)" or one whole record "pid prio lat (off) comm
  *			<- pid prio comm s.us"; missed_timer_offsets: off == lat,
  *			wakeup: off == 0
- *	status		"NAME available=0|1 enabled=0|1 bytes=N" lines
+ *	status		"NAME available=0|1 enabled=0|1 bytes=N ..." lines, as
+ *			many in every read
  *	anything else	reads without error
  *
  * Usage: lh_readcheck [-n PASSES | -t SECONDS] [-s STOPFILE] FILE...
@@ -216,7 +217,10 @@ static void check_maxrec(const char *file)
 		bad(file, "a wakeup record with timer offset %lld", off);
 }
 
-/* check_status - the status rules */
+/* Lines of the first status read; every later read must have as many. */
+static int status_lines = -1;
+
+/* check_status - the status rules: one line per type, the same every read */
 static void check_status(const char *file)
 {
 	char *line, *next;
@@ -237,8 +241,10 @@ static void check_status(const char *file)
 		}
 		lines++;
 	}
-	if (lines != 7)
-		bad(file, "%d lines", lines);
+	if (status_lines < 0)
+		status_lines = lines;
+	if (lines != status_lines || !lines)
+		bad(file, "%d lines, %d at the first read", lines, status_lines);
 }
 
 /* check_file - one read of @file, checked by its kind */

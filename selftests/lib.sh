@@ -44,13 +44,16 @@ LH_CNT_SKIP=0
 LH_PLAN=0
 LH_ERRS=0
 
-# Every histogram in status order, with the directory holding its files and
-# the enable switch that drives it (INTERFACE.md, "status").
-LH_HISTS="irqsoff preemptoff preemptirqsoff wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup"
-LH_ENABLES="preemptirqsoff wakeup missed_timer_offsets timerandwakeup"
-# Histograms that keep a max_latency-CPUx record per CPU.
-LH_MAXLAT_HISTS="wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup"
-LH_PID_DIRS="wakeup missed_timer_offsets"
+# The types, read from the status file when the module is loaded
+# (lh_load_types): every histogram in status order (its name is the
+# directory holding its files), the enable switches in an order they can be
+# switched on, the histograms with max_latency-CPUx records, with a pid
+# filter, with counters. tree.sh checks the list against the documented one.
+LH_HISTS=
+LH_ENABLES=
+LH_MAXLAT_HISTS=
+LH_PID_DIRS=
+LH_COUNTER_HISTS=
 LH_PID_MAX=4194304		# PID_MAX_LIMIT on 64-bit
 LH_BUCKETS=10240		# rows in a CPUx file, 0..10239 us
 
@@ -256,7 +259,108 @@ lh_load()
 		modprobe "$LH_NAME" "$@" || return 1
 	fi
 	LH_LOADED_BY_US=1
-	[ -d "$LH_DIR" ]
+	[ -d "$LH_DIR" ] || return 1
+	lh_load_types || lh_diag "$LH_TEST: cannot read the types from $LH_DIR/status"
+}
+
+# lh_status_rows - print "name switch needs pid max counters" per status line
+lh_status_rows()
+{
+	awk '{
+		sw = "?"; needs = "-"; pid = max = cnt = 0
+		for (i = 2; i <= NF && $i !~ /^reason=/; i++) {
+			if ($i ~ /^switch=/) sw = substr($i, 8)
+			else if ($i ~ /^needs=/) needs = substr($i, 7)
+			else if ($i == "pid=1") pid = 1
+			else if ($i == "max=1") max = 1
+			else if ($i == "counters=1") cnt = 1
+		}
+		print $1, sw, needs, pid, max, cnt
+	}' "$LH_DIR/status"
+}
+
+# lh_load_types - set the type lists above from the status file
+lh_load_types()
+{
+	lh_status_rows >"$LH_TMP/types" || return 1
+	LH_HISTS=$(awk '{ printf "%s%s", s, $1; s = " " }' "$LH_TMP/types")
+	LH_MAXLAT_HISTS=$(awk '$5 { printf "%s%s", s, $1; s = " " }' "$LH_TMP/types")
+	LH_PID_DIRS=$(awk '$4 { printf "%s%s", s, $1; s = " " }' "$LH_TMP/types")
+	LH_COUNTER_HISTS=$(awk '$6 { printf "%s%s", s, $1; s = " " }' "$LH_TMP/types")
+	# switches in first-seen order, each after the switches it needs
+	LH_ENABLES=$(awk '!($2 in nd) { o[++n] = $2; nd[$2] = $3 }
+		END {
+			for (pass = 0; pass < n; pass++)
+				for (i = 1; i <= n; i++) {
+					if (o[i] in done) continue
+					k = split(nd[o[i]] == "-" ? "" : nd[o[i]], a, ",")
+					for (ok = 1; k > 0; k--) if (!(a[k] in done)) ok = 0
+					if (ok) { printf "%s%s", s, o[i]; s = " "; done[o[i]] = 1 }
+				}
+		}' "$LH_TMP/types")
+	[ -n "$LH_HISTS" ] && [ -n "$LH_ENABLES" ]
+}
+
+# lh_switch_of HIST - print the enable switch that drives histogram HIST
+lh_switch_of()
+{
+	awk -v h="$1" '$1 == h { print $2; exit }' "$LH_TMP/types"
+}
+
+# lh_switch_needs SWITCH - print the switches SWITCH needs (space separated)
+lh_switch_needs()
+{
+	awk -v s="$1" '$2 == s && $3 != "-" { gsub(/,/, " ", $3); print $3; exit }' "$LH_TMP/types"
+}
+
+# lh_needs_all SWITCH - print every switch SWITCH needs, directly or through
+# another, in switch-on order
+lh_needs_all()
+{
+	LH_NA=" $(lh_switch_needs "$1") "
+	LH_NA_MORE=1
+	while [ -n "$LH_NA_MORE" ]; do
+		LH_NA_MORE=
+		for LH_NA_S in $LH_NA; do
+			for LH_NA_N in $(lh_switch_needs "$LH_NA_S"); do
+				case $LH_NA in
+				*" $LH_NA_N "*) ;;
+				*) LH_NA="$LH_NA$LH_NA_N "; LH_NA_MORE=1 ;;
+				esac
+			done
+		done
+	done
+	LH_NA_OUT=
+	for LH_NA_S in $LH_ENABLES; do
+		case $LH_NA in
+		*" $LH_NA_S "*) LH_NA_OUT="$LH_NA_OUT $LH_NA_S" ;;
+		esac
+	done
+	echo "${LH_NA_OUT# }"
+}
+
+# lh_enable_needs SWITCH - lh_err unless every switch SWITCH needs goes on
+lh_enable_needs()
+{
+	for LH_EN_S in $(lh_needs_all "$1"); do
+		lh_expect_write_ok "$LH_DIR/enable/$LH_EN_S" 1
+	done
+}
+
+# lh_count WORD.. - print how many words there are
+lh_count()
+{
+	echo $#
+}
+
+# lh_reverse WORD.. - print the words in reverse order
+lh_reverse()
+{
+	LH_RV=
+	for LH_W in "$@"; do
+		LH_RV="$LH_W $LH_RV"
+	done
+	echo "${LH_RV% }"
 }
 
 # lh_unload - unload the module
@@ -473,25 +577,33 @@ lh_available()
 	[ "$LH_FIELD" = 1 ]
 }
 
-# lh_enable_available - enable every enable switch whose histograms exist
+# lh_switch_available SWITCH - true if status says SWITCH's histograms are available
+lh_switch_available()
+{
+	for LH_H in $LH_HISTS; do
+		[ "$(lh_switch_of "$LH_H")" = "$1" ] || continue
+		lh_available "$LH_H"
+		return
+	done
+	return 1
+}
+
+# lh_enable_available - enable every enable switch whose histograms exist,
+# in switch-on order (LH_ENABLED gets the ones that went on)
 lh_enable_available()
 {
 	LH_ENABLED=
-	if lh_available irqsoff || lh_available preemptoff ||
-	   lh_available preemptirqsoff; then
-		lh_write "$LH_DIR/enable/preemptirqsoff" 1 &&
-			LH_ENABLED="$LH_ENABLED preemptirqsoff"
-	fi
-	for LH_X in wakeup missed_timer_offsets timerandwakeup; do
-		lh_available "$LH_X" || continue
+	for LH_X in $LH_ENABLES; do
+		lh_switch_available "$LH_X" || continue
 		lh_write "$LH_DIR/enable/$LH_X" 1 && LH_ENABLED="$LH_ENABLED $LH_X"
 	done
 }
 
-# lh_disable_all - write 0 to every enable switch that is on (timerandwakeup first)
+# lh_disable_all - write 0 to every enable switch that is on, dependents first
 lh_disable_all()
 {
-	for LH_X in timerandwakeup missed_timer_offsets wakeup preemptirqsoff; do
+	# shellcheck disable=SC2086 # a word list
+	for LH_X in $(lh_reverse $LH_ENABLES); do
 		lh_value "$LH_DIR/enable/$LH_X"
 		[ "$LH_VALUE" = 0 ] || lh_write "$LH_DIR/enable/$LH_X" 0
 	done

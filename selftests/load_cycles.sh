@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck disable=SC2119 # lh_load takes optional module parameters
+# shellcheck disable=SC2119,SC2086,SC2153 # lh_load takes optional module parameters; word lists; LH_ENABLES is set by lib.sh
 #
 # load_cycles.sh - the module loads and unloads cleanly, over and over
 #
@@ -69,11 +69,11 @@ while [ "$i" -le "$cycles" ]; do
 			lh_err "wakeup/CPU$cpu: $n lines, expected $((LH_BUCKETS + 7))"
 		head -n 1 "$f" | grep -q '^#Minimum latency: ' ||
 			lh_err "wakeup/CPU$cpu: bad first line"
-		[ "$(wc -l <"$LH_DIR/status")" -eq 7 ] ||
-			lh_err "status: not 7 lines"
+		[ "$(wc -l <"$LH_DIR/status")" -eq "$(echo $LH_HISTS | wc -w)" ] ||
+			lh_err "status: not one line per histogram"
 		if [ $((i % 2)) -eq 1 ]; then
 			lh_disable_all
-			for e in preemptirqsoff wakeup missed_timer_offsets timerandwakeup; do
+			for e in $LH_ENABLES; do
 				lh_content_is "$LH_DIR/enable/$e" 0 ||
 					lh_err "enable/$e: not 0 after disable"
 			done

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck disable=SC2012,SC2119 # ls -l for modes; optional lh_load_or_bail args
+# shellcheck disable=SC2012,SC2119,SC2086 # ls -l for modes; optional lh_load_or_bail args; word lists
 #
 # params.sh - module parameters are a second, equivalent control path
 #
@@ -19,8 +19,8 @@ LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
 
 P=$LH_SYSMOD/parameters
-THRESHOLDS="threshold_irqsoff threshold_preemptoff threshold_preemptirqsoff threshold_wakeup threshold_wakeup_sharedprio threshold_missed_timer_offsets threshold_timerandwakeup"
-PARAMS="enable_preemptirqsoff enable_wakeup enable_missed_timer_offsets enable_timerandwakeup wakeup_pid missed_timer_offsets_pid reset $THRESHOLDS counters counter_events"
+THRESHOLDS=	# threshold_<type>, '/' as '_', per histogram of status
+PARAMS=		# every parameter the types of status give
 
 # expect_enabled TYPE VALUE - param, debugfs file and status agree on VALUE
 expect_enabled()
@@ -47,9 +47,26 @@ expect_param_rejects()
 	done
 }
 
+# type_params - set THRESHOLDS and PARAMS from the types of the status file
+type_params()
+{
+	THRESHOLDS=
+	for h in $LH_HISTS; do
+		THRESHOLDS="$THRESHOLDS threshold_$(echo "$h" | tr / _)"
+	done
+	PARAMS="reset $THRESHOLDS counters counter_events"
+	for e in $LH_ENABLES; do
+		PARAMS="$PARAMS enable_$e"
+	done
+	for d in $LH_PID_DIRS; do
+		PARAMS="$PARAMS ${d}_pid"
+	done
+}
+
 lh_setup
-lh_plan 12
+lh_plan 13
 lh_load_or_bail
+type_params
 
 lh_case_begin
 ls "$P" 2>/dev/null | sort >"$LH_TMP/have"
@@ -66,8 +83,10 @@ done
 lh_case_end parameters_exist_with_mode_0644
 
 lh_case_begin
-for p in enable_preemptirqsoff enable_wakeup enable_missed_timer_offsets \
-	 enable_timerandwakeup wakeup_pid missed_timer_offsets_pid $THRESHOLDS counters; do
+for p in $PARAMS; do
+	case $p in
+	reset | counter_events) continue ;;
+	esac
 	lh_expect_content "$P/$p" 0
 done
 lh_expect_content "$P/reset" ""
@@ -122,8 +141,11 @@ done
 lh_case_end threshold_parameters_and_debugfs_agree
 
 lh_case_begin
-for p in enable_preemptirqsoff enable_wakeup enable_missed_timer_offsets \
-	 enable_timerandwakeup wakeup_pid missed_timer_offsets_pid; do
+for p in $PARAMS; do
+	case $p in
+	enable_* | *_pid) ;;
+	*) continue ;;
+	esac
 	expect_param_rejects "$p" EINVAL abc -1 +1 " 1" 1x "1 2" 0x10 \
 		18446744073709551616 "$(awk 'BEGIN { while (i++ < 63) printf "0"; print 1 }')"
 done
@@ -179,6 +201,11 @@ done
 lh_expect_content "$P/reset" ""
 lh_case_end reset_parameter_takes_histogram_names_and_all
 
+# every available switch as a load-time argument, dependents first
+all_args=
+for e in $(lh_reverse $LH_ENABLES); do
+	lh_switch_available "$e" && all_args="$all_args enable_$e=1"
+done
 lh_unload_or_bail
 
 lh_case_begin
@@ -193,6 +220,21 @@ else
 	lh_err "load with enable_wakeup=1 wakeup_pid=1 failed"
 fi
 lh_case_end load_time_arguments_take_effect
+
+# Load-time switches are applied in the order of status, each after the
+# switches it needs, whatever the order on the command line: every switch,
+# dependents first on the command line, all on after the load.
+lh_case_begin
+if lh_load $all_args; then
+	for e in $LH_ENABLES; do
+		lh_switch_available "$e" || continue
+		expect_enabled "$e" 1
+	done
+	lh_unload || lh_err "unload with every switch on failed"
+else
+	lh_err "load with$all_args failed"
+fi
+lh_case_end load_time_switches_go_on_in_dependency_order
 
 lh_case_begin
 if lh_load wakeup_pid=4194305 2>/dev/null; then

@@ -413,7 +413,7 @@ sl_check_invariants()
 			[ "$MR_CPRIO" -ge 0 ] && [ "$MR_CPRIO" -gt "$MR_VPRIO" ]; then
 			lh_err "wakeup/max_latency-CPU$SL_C: culprit $MR_CPID ($MR_CCOMM, prio $MR_CPRIO) outranks victim $MR_VPID ($MR_VCOMM, prio $MR_VPRIO): '$MR_LINE'"
 		fi
-		for SL_H in wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup; do
+		for SL_H in $LH_MAXLAT_HISTS; do
 			[ -r "$LH_DIR/$SL_H/max_latency-CPU$SL_C" ] || continue
 			SL_M=$(sl_hist_max "$SL_H" "$SL_C")
 			if ! sl_maxrec "$SL_H" "$SL_C"; then

@@ -8,14 +8,29 @@
 # possible CPU and nothing else does; every file is root-only (CPUx,
 # max_latency-CPUx and summary 0400, reset 0200, pid, threshold and enable
 # 0600, status 0400; directories are debugfs's fixed 0755, under the 0700
-# debugfs mount); status holds the seven lines in order with the documented
-# fields, all disabled and empty after load; on a kernel without the
+# debugfs mount); status names the documented types in order, with their
+# documented rows (switch, needs, pid, max, counters, syscall_slow_path),
+# all disabled and empty after load; on a kernel without the
 # preemptirq tracepoints the three critical-section histograms report
 # available=0 with a reason and enabling them fails with ENODEV plus one
 # dmesg line; no file shows anything that looks like a kernel address.
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+
+# The documented types (Documentation/latency_hist.rst, "status"): name,
+# switch, needs, pid, max, counters, syscall_slow_path. The one place the
+# tests spell the vocabulary out: every other test reads it from status,
+# and this one proves status (and the tree) are what the documentation says.
+DOC_TYPES="irqsoff preemptirqsoff - 0 0 1 0
+preemptoff preemptirqsoff - 0 0 1 0
+preemptirqsoff preemptirqsoff - 0 0 1 0
+wakeup wakeup - 1 1 1 0
+wakeup/sharedprio wakeup - 0 1 1 0
+missed_timer_offsets missed_timer_offsets - 1 1 1 0
+timerandwakeup timerandwakeup wakeup,missed_timer_offsets 0 1 0 0
+switchtime switchtime wakeup 0 1 0 1
+timerwakeupswitch timerwakeupswitch timerandwakeup,switchtime 0 1 0 0"
 
 D_DIR=drwxr-xr-x
 D_RO=-r--------
@@ -28,7 +43,7 @@ expected_tree()
 	echo ". $D_DIR"
 	echo "./status $D_RO"
 	echo "./enable $D_DIR"
-	for e in preemptirqsoff wakeup missed_timer_offsets timerandwakeup; do
+	for e in $LH_ENABLES; do
 		echo "./enable/$e $D_RW"
 	done
 	for h in $LH_HISTS; do
@@ -48,8 +63,8 @@ expected_tree()
 	for h in $LH_PID_DIRS; do
 		echo "./$h/pid $D_RW"
 	done
-	for h in $LH_HISTS; do
-		[ "$h" = timerandwakeup ] || echo "./$h/counters $D_RO"
+	for h in $LH_COUNTER_HISTS; do
+		echo "./$h/counters $D_RO"
 	done
 	echo "./counters $D_DIR"
 	echo "./counters/enable $D_RW"
@@ -58,8 +73,25 @@ expected_tree()
 }
 
 lh_setup
-lh_plan 7
+lh_plan 8
 lh_load_or_bail
+
+# The types status names are the documented ones, with the documented rows.
+lh_case_begin
+printf '%s\n' "$DOC_TYPES" >"$LH_TMP/doc_types"
+awk '{	s = "?"
+	for (i = 2; i <= NF && $i !~ /^reason=/; i++)
+		if ($i ~ /^syscall_slow_path=/) s = substr($i, 19)
+	print s
+}' "$LH_DIR/status" >"$LH_TMP/slow"
+lh_status_rows | awk 'NR == FNR { s[FNR] = $0; next } { print $0, s[FNR] }' \
+	"$LH_TMP/slow" - >"$LH_TMP/status_types"
+if ! cmp -s "$LH_TMP/doc_types" "$LH_TMP/status_types"; then
+	lh_err "status rows differ from the documented types:"
+	diff "$LH_TMP/doc_types" "$LH_TMP/status_types" | sed 's/^/# /'
+fi
+lh_diag "switches in switch-on order: $LH_ENABLES"
+lh_case_end status_names_the_documented_types_and_their_rows
 
 expected_tree | sort >"$LH_TMP/expected"
 (cd "$LH_DIR" && find . | sort) >"$LH_TMP/actual"
@@ -97,7 +129,7 @@ if [ "$(awk '{ print $3 }' "$LH_TMP/ls" | sort -u)" != root ]; then
 fi
 lh_case_end modes_are_root_only
 
-# status: seven lines, fixed order, fixed fields, all off and empty after load
+# status: one line per type, fixed order, fixed fields, all off and empty after load
 lh_case_begin
 cat "$LH_DIR/status" >"$LH_TMP/status" || lh_err "cannot read status"
 sed 's/^/# status: /' "$LH_TMP/status"
@@ -112,9 +144,13 @@ awk -v names="$LH_HISTS" '
 		if ($2 !~ /^available=[01]$/) print $1 ": bad available field: " $2
 		if ($3 != "enabled=0") print $1 ": expected enabled=0 after load: " $3
 		if ($4 != "bytes=0") print $1 ": expected bytes=0 after load: " $4
-		if ($2 == "available=1" && NF != 4)
-			print $1 ": available=1 line must have exactly 4 fields"
-		if ($2 == "available=0" && $5 !~ /^reason=./)
+		if ($5 !~ /^switch=[a-z_]+$/ || $6 !~ /^needs=(-|[a-z_]+(,[a-z_]+)*)$/ ||
+		    $7 !~ /^pid=[01]$/ || $8 !~ /^max=[01]$/ || $9 !~ /^counters=[01]$/ ||
+		    $10 !~ /^syscall_slow_path=[01]$/)
+			print $1 ": fields 5-10 are not switch= needs= pid= max= counters= syscall_slow_path=: " $0
+		if ($2 == "available=1" && NF != 10)
+			print $1 ": available=1 line must have exactly 10 fields"
+		if ($2 == "available=0" && $11 !~ /^reason=./)
 			print $1 ": available=0 without a reason"
 	}
 	END { if (NR != n) print "status has " NR " lines, expected " n }
@@ -122,10 +158,10 @@ awk -v names="$LH_HISTS" '
 while IFS= read -r line; do
 	lh_err "$line"
 done <"$LH_TMP/diff"
-for h in wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup; do
+for h in wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup switchtime timerwakeupswitch; do
 	lh_available "$h" || lh_err "$h must be available on every kernel"
 done
-lh_case_end status_has_seven_lines_in_order
+lh_case_end status_has_one_line_per_type_in_order
 
 # preemptirq availability follows the kernel
 tp=$(lh_preemptirq_tracepoints)

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * control.h - latency types, their enable switches, pid filters and resets.
+ * control.h - what a user can change: the enable switches, pid filters,
+ * thresholds, resets and counter controls, through one table of controls
+ * that both user interfaces (debugfs.c, params.c) serve.
  *
- * control.c owns every piece of state a user can change: which switches are
- * on, the pid filters, and the histogram memory (allocated on a switch's
- * first enable, kept until unload so data stays readable after a disable).
- * debugfs.c and params.c only carry user text to the lh_*_write() functions
- * here, so both control paths validate and behave identically.
+ * Each control is { name, show, store } plus its grammar (control.c). A
+ * write from either interface goes through lh_ctl_write(), which checks the
+ * text, then, before module init has finished (parameters given to
+ * insmod), only remembers it and replays it at lh_control_start(), and
+ * after exit refuses it: the before-init / after-exit gate is there and
+ * nowhere else. So both paths validate and act identically by construction.
  */
 #ifndef LH_CONTROL_H
 #define LH_CONTROL_H
@@ -15,38 +18,12 @@
 #include <linux/compiler.h>
 #include <linux/types.h>
 
-#include <latency_hist/hist.h>
 #include <latency_hist/tracepoints.h>
+#include <latency_hist/types.h>
+
+struct seq_file;
 
 #define LH_WRITE_MAX	64	/* bytes; a longer control write is invalid */
-
-/* The histograms, in the order of the status file and the RT patch's enum. */
-enum lh_hist_id {
-	LH_HIST_IRQSOFF,
-	LH_HIST_PREEMPTOFF,
-	LH_HIST_PREEMPTIRQSOFF,
-	LH_HIST_WAKEUP,
-	LH_HIST_WAKEUP_SHAREDPRIO,
-	LH_HIST_MISSED_TIMER_OFFSETS,
-	LH_HIST_TIMERANDWAKEUP,
-	LH_NR_HISTS
-};
-
-/* The files in enable/; one switch may drive several histograms. */
-enum lh_switch_id {
-	LH_SW_PREEMPTIRQSOFF,
-	LH_SW_WAKEUP,
-	LH_SW_MISSED_TIMER_OFFSETS,
-	LH_SW_TIMERANDWAKEUP,
-	LH_NR_SWITCHES
-};
-
-/* struct lh_hist_type - static description of one histogram */
-struct lh_hist_type {
-	const char *name;		/* directory below latency_hist/ */
-	enum lh_switch_id sw;		/* the switch that feeds it */
-	bool has_max_record;		/* max_latency-CPUx files */
-};
 
 /*
  * struct lh_switch_ops - what a latency type's probe file provides; control.c
@@ -67,23 +44,35 @@ struct lh_switch_ops {
 	void (*clear)(void);
 };
 
-/* struct lh_switch - static description of one enable switch */
-struct lh_switch {
-	const char *name;		/* file name in enable/ */
-	bool has_pid;			/* <name>/pid filter file */
-	const struct lh_switch_ops *ops; /* NULL: a flag read by other probes */
-};
-
-extern const struct lh_hist_type lh_hist_types[LH_NR_HISTS];
-extern const struct lh_switch lh_switches[LH_NR_SWITCHES];
 extern const struct lh_switch_ops lh_wakeup_ops;
 extern const struct lh_switch_ops lh_timer_ops;
 extern const struct lh_switch_ops lh_preemptirq_ops;
+extern const struct lh_switch_ops lh_switchtime_ops;
 
-/* Written under the control mutex, read locklessly by probes and readers. */
+/* The controls, in the order load-time parameters are applied. */
+enum lh_ctl_id {
+	LH_CTL_PID,		/* <switch>/pid, <switch>_pid */
+	LH_CTL_THRESHOLD,	/* <type>/threshold, threshold_<type> */
+	LH_CTL_COUNTER_EVENTS,	/* counters/events, counter_events */
+	LH_CTL_ENABLE,		/* enable/<switch>, enable_<switch> */
+	LH_CTL_COUNTERS,	/* counters/enable, counters */
+	LH_CTL_RESET,		/* <type>/reset */
+	LH_CTL_RESET_NAME,	/* reset=<type>|all */
+	LH_NR_CTLS
+};
+
+#define LH_CTL_PARAM	BIT(0)	/* from a module parameter (sysfs holds its lock) */
+
+int lh_ctl_write(enum lh_ctl_id ctl, int id, const char *text,
+		 unsigned int flags);
+int lh_ctl_read(enum lh_ctl_id ctl, int id, char *buf, size_t size,
+		unsigned int flags);
+size_t lh_ctl_write_max(enum lh_ctl_id ctl);
+bool lh_ctl_readable(enum lh_ctl_id ctl);
+
+/* Written by control.c with its lock held, read locklessly by probes. */
 extern bool lh_switch_on[LH_NR_SWITCHES];
 extern pid_t lh_pid_filter[LH_NR_SWITCHES];
-extern struct lh_hist_cpu **lh_hist_cpus[LH_NR_HISTS];
 /* Per histogram: samples at or above stop tracing; S64_MAX while off. */
 extern s64 lh_stop_us[LH_NR_HISTS];
 
@@ -106,7 +95,7 @@ static inline bool lh_switch_enabled(enum lh_switch_id sw)
 
 /**
  * lh_pid() - the pid filter of a switch
- * @sw: LH_SW_WAKEUP or LH_SW_MISSED_TIMER_OFFSETS
+ * @sw: a switch that has one (LH_PID in LH_SWITCH_LIST)
  *
  * Context: any.
  * Return: the global thread id to follow, or 0 for no filter.
@@ -116,33 +105,12 @@ static inline pid_t lh_pid(enum lh_switch_id sw)
 	return READ_ONCE(lh_pid_filter[sw]);
 }
 
-/**
- * lh_hist_cpu() - one CPU's histogram of one type
- * @id:  the histogram
- * @cpu: a possible CPU
- *
- * Context: any. Probes may call it only while their switch is hooked, which
- * implies the memory exists; readers get NULL before the first enable.
- * Return: the CPU histogram or NULL.
- */
-static inline struct lh_hist_cpu *lh_hist_cpu(enum lh_hist_id id, int cpu)
-{
-	/* Pairs with smp_store_release() in lh_hist_alloc(). */
-	struct lh_hist_cpu **cpus = smp_load_acquire(&lh_hist_cpus[id]);
-
-	return cpus ? cpus[cpu] : NULL;
-}
-
+int lh_types_check(void);
 int lh_control_init(void);
 int lh_control_start(void);
 void lh_control_exit(void);
 
-int lh_enable_write(enum lh_switch_id sw, const char *buf);
-int lh_pid_write(enum lh_switch_id sw, const char *buf);
-int lh_reset_write(enum lh_hist_id id, const char *buf);
-int lh_threshold_write(enum lh_hist_id id, const char *buf);
 u64 lh_threshold_us(enum lh_hist_id id);
-int lh_reset_by_name(const char *buf);
 void lh_status_show(struct seq_file *m);
 
 #endif /* LH_CONTROL_H */

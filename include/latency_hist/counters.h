@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * counters.h - performance counters over latency windows (counters.c).
+ * counters.h - performance counters over latency windows (counters.c and
+ * the counters_*.c files beside it).
  *
  * A latency number says how long; the counters say why. While counting is
  * on, every window that ends in a sample (a critical section, a wakeup's
@@ -19,7 +20,7 @@
 #include <linux/seq_file.h>
 #include <linux/types.h>
 
-#include <latency_hist/control.h>
+#include <latency_hist/types.h>
 
 #define LH_PMU_MAX_EVENTS	8	/* events in one set */
 
@@ -56,18 +57,18 @@ void lh_pmu_wakeup_start(struct task_struct *p);
 void lh_pmu_wakeup_file(enum lh_hist_id id, s64 lat_us,
 			struct task_struct *next);
 
-bool lh_counters_cover(enum lh_hist_id id);
+/* counters_events.c: life, and the controls (control.c serializes them) */
 int lh_counters_init(void);
-int lh_counters_start(void);
 void lh_counters_exit(void);
-int lh_counters_events_print(char *buf);
-int lh_counters_enable_write(const char *buf);
+int lh_counters_enable(bool on);
 bool lh_counters_enabled(void);
-bool lh_counters_started(void);
 int lh_counters_events_write(const char *buf);
-void lh_counters_events_show(struct seq_file *m);
+void lh_counters_reset(enum lh_hist_id id);
+/* counters_names.c */
+int lh_counters_events_check(const char *buf, bool resolve_pmu);
+/* counters_print.c */
+int lh_counters_events_print(char *buf, size_t size, char sep);
 void lh_counters_status_show(struct seq_file *m);
 int lh_counters_show(struct seq_file *m, enum lh_hist_id id);
-void lh_counters_reset(enum lh_hist_id id);
 
 #endif /* LH_COUNTERS_H */

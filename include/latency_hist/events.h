@@ -34,7 +34,31 @@ static __always_inline void lh_sample_out(enum lh_hist_id id, int cpu,
 					  struct task_struct *victim,
 					  struct task_struct *culprit)
 {
-	trace_lh_sample(id, cpu, lat_us, timeroffset_us, victim, culprit);
+	trace_lh_sample(id, cpu, lat_us, timeroffset_us, victim, culprit,
+			NULL);
+	if (unlikely(lat_us >= READ_ONCE(lh_stop_us[id])))
+		lh_threshold_hit(id, cpu, lat_us);
+}
+
+/**
+ * lh_sample_out_copy() - lh_sample_out() for a culprit that may be gone: its
+ * details were copied when it ran
+ * @id:             the histogram that counted it
+ * @cpu:            the CPU it was filed under
+ * @lat_us:         the latency in microseconds
+ * @timeroffset_us: the timer part of @lat_us (0 where there is none)
+ * @victim:         the task that waited, alive
+ * @culprit:        the copy
+ *
+ * Context: probe context, any.
+ */
+static __always_inline void lh_sample_out_copy(enum lh_hist_id id, int cpu,
+					       s64 lat_us, s64 timeroffset_us,
+					       struct task_struct *victim,
+					       const struct lh_task_info *culprit)
+{
+	trace_lh_sample(id, cpu, lat_us, timeroffset_us, victim, NULL,
+			culprit);
 	if (unlikely(lat_us >= READ_ONCE(lh_stop_us[id])))
 		lh_threshold_hit(id, cpu, lat_us);
 }

@@ -3,9 +3,12 @@
  * lh_trace.h - the latency_hist trace events, in tracefs under
  * events/latency_hist/.
  *
- * lh_sample: every sample a histogram counts, with its type, CPU and latency,
+ * lh_sample: every sample a histogram counts, with its type (the number of
+ * its row in type_list.h, and its name, so that no tool needs a table of
+ * them), CPU and latency,
  * and for the victim/culprit types the two tasks (the critical-section types
- * name the task that ran the section as the culprit and no victim). Like
+ * name the task that ran the section as the culprit and no victim; the
+ * switch types name the culprit from a copy taken at the switch-in). Like
  * every trace event it is a patched-out jump until someone enables it, so
  * the probes pay nothing for it by default; enabled, `trace-cmd record -e
  * latency_hist` and hist triggers see each sample.
@@ -23,35 +26,21 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 
-#include <latency_hist/control.h>
-
-TRACE_DEFINE_ENUM(LH_HIST_IRQSOFF);
-TRACE_DEFINE_ENUM(LH_HIST_PREEMPTOFF);
-TRACE_DEFINE_ENUM(LH_HIST_PREEMPTIRQSOFF);
-TRACE_DEFINE_ENUM(LH_HIST_WAKEUP);
-TRACE_DEFINE_ENUM(LH_HIST_WAKEUP_SHAREDPRIO);
-TRACE_DEFINE_ENUM(LH_HIST_MISSED_TIMER_OFFSETS);
-TRACE_DEFINE_ENUM(LH_HIST_TIMERANDWAKEUP);
-
-#define lh_show_type(type)						\
-	__print_symbolic(type,						\
-		{ LH_HIST_IRQSOFF,		"irqsoff" },		\
-		{ LH_HIST_PREEMPTOFF,		"preemptoff" },		\
-		{ LH_HIST_PREEMPTIRQSOFF,	"preemptirqsoff" },	\
-		{ LH_HIST_WAKEUP,		"wakeup" },		\
-		{ LH_HIST_WAKEUP_SHAREDPRIO,	"wakeup/sharedprio" },	\
-		{ LH_HIST_MISSED_TIMER_OFFSETS,	"missed_timer_offsets" }, \
-		{ LH_HIST_TIMERANDWAKEUP,	"timerandwakeup" })
+#include <latency_hist/hist.h>
+#include <latency_hist/types.h>
 
 TRACE_EVENT(lh_sample,
 
 	TP_PROTO(int type, int cpu, s64 latency_us, s64 timeroffset_us,
-		 struct task_struct *victim, struct task_struct *culprit),
+		 struct task_struct *victim, struct task_struct *culprit,
+		 const struct lh_task_info *culprit_copy),
 
-	TP_ARGS(type, cpu, latency_us, timeroffset_us, victim, culprit),
+	TP_ARGS(type, cpu, latency_us, timeroffset_us, victim, culprit,
+		culprit_copy),
 
 	TP_STRUCT__entry(
 		__field(int,	type)
+		__array(char,	type_name, LH_TYPE_NAME_MAX)
 		__field(int,	cpu)
 		__field(s64,	latency_us)
 		__field(s64,	timeroffset_us)
@@ -65,6 +54,8 @@ TRACE_EVENT(lh_sample,
 
 	TP_fast_assign(
 		__entry->type = type;
+		strscpy_pad(__entry->type_name, lh_hist_types[type].name,
+			    LH_TYPE_NAME_MAX);
 		__entry->cpu = cpu;
 		__entry->latency_us = latency_us;
 		__entry->timeroffset_us = timeroffset_us;
@@ -74,13 +65,21 @@ TRACE_EVENT(lh_sample,
 			memcpy(__entry->victim_comm, victim->comm, TASK_COMM_LEN);
 		else
 			memset(__entry->victim_comm, 0, TASK_COMM_LEN);
-		__entry->culprit_pid = culprit->pid;
-		__entry->culprit_prio = culprit->prio;
-		memcpy(__entry->culprit_comm, culprit->comm, TASK_COMM_LEN);
+		if (culprit_copy) {
+			__entry->culprit_pid = culprit_copy->pid;
+			__entry->culprit_prio = culprit_copy->prio;
+			memcpy(__entry->culprit_comm, culprit_copy->comm,
+			       TASK_COMM_LEN);
+		} else {
+			__entry->culprit_pid = culprit->pid;
+			__entry->culprit_prio = culprit->prio;
+			memcpy(__entry->culprit_comm, culprit->comm,
+			       TASK_COMM_LEN);
+		}
 	),
 
 	TP_printk("type=%s cpu=%d latency_us=%lld timeroffset_us=%lld victim=%s:%d prio=%d culprit=%s:%d prio=%d",
-		  lh_show_type(__entry->type), __entry->cpu,
+		  __entry->type_name, __entry->cpu,
 		  __entry->latency_us, __entry->timeroffset_us,
 		  __entry->victim_comm, __entry->victim_pid, __entry->victim_prio,
 		  __entry->culprit_comm, __entry->culprit_pid, __entry->culprit_prio)
@@ -94,6 +93,7 @@ TRACE_EVENT(lh_threshold,
 
 	TP_STRUCT__entry(
 		__field(int,	type)
+		__array(char,	type_name, LH_TYPE_NAME_MAX)
 		__field(int,	cpu)
 		__field(s64,	latency_us)
 		__field(s64,	threshold_us)
@@ -101,13 +101,15 @@ TRACE_EVENT(lh_threshold,
 
 	TP_fast_assign(
 		__entry->type = type;
+		strscpy_pad(__entry->type_name, lh_hist_types[type].name,
+			    LH_TYPE_NAME_MAX);
 		__entry->cpu = cpu;
 		__entry->latency_us = latency_us;
 		__entry->threshold_us = threshold_us;
 	),
 
 	TP_printk("type=%s cpu=%d latency_us=%lld threshold_us=%lld: tracing stopped",
-		  lh_show_type(__entry->type), __entry->cpu,
+		  __entry->type_name, __entry->cpu,
 		  __entry->latency_us, __entry->threshold_us)
 );
 

@@ -8,15 +8,37 @@
 
 #include <linux/compiler.h>
 #include <linux/sched.h>
+#include <linux/string.h>
 #include <linux/types.h>
 
 #include <latency_hist/control.h>
 #include <latency_hist/events.h>
 #include <latency_hist/hist.h>
+#include <latency_hist/hist_mem.h>
 
 void lh_sample_record_max(struct lh_hist_cpu *h, s64 lat_us,
 			  s64 timeroffset_us, struct task_struct *victim,
 			  struct task_struct *culprit, u64 now_ns);
+void lh_sample_record_max_copy(struct lh_hist_cpu *h, s64 lat_us,
+			       s64 timeroffset_us, struct task_struct *victim,
+			       const struct lh_task_info *culprit, u64 now_ns);
+
+/**
+ * lh_task_info_fill() - copy what a max record keeps of a task
+ * @info: the copy
+ * @t:    the task, alive
+ *
+ * Context: any.
+ */
+static __always_inline void lh_task_info_fill(struct lh_task_info *info,
+					      struct task_struct *t)
+{
+	info->pid = t->pid;
+	info->prio = t->prio;
+	/* comm is always NUL-padded; a racing rename cannot unterminate it */
+	memcpy(info->comm, t->comm, TASK_COMM_LEN);
+	info->comm[TASK_COMM_LEN - 1] = '\0';
+}
 
 /**
  * lh_sample_record() - count one sample, keep it if it is a new maximum,
@@ -47,6 +69,35 @@ static __always_inline void lh_sample_record(enum lh_hist_id id, int cpu,
 		lh_sample_record_max(h, lat_us, timeroffset_us, victim,
 				     culprit, now_ns);
 	lh_sample_out(id, cpu, lat_us, timeroffset_us, victim, culprit);
+}
+
+/**
+ * lh_sample_record_copy() - lh_sample_record() with the culprit as a copy
+ * taken earlier (the task may have exited since)
+ * @id:             the histogram
+ * @cpu:            the CPU it is filed under
+ * @lat_us:         the latency in microseconds
+ * @timeroffset_us: the timer part of @lat_us
+ * @victim:         the task that waited, alive
+ * @culprit:        the copy
+ * @now_ns:         CLOCK_MONOTONIC at the end of the window
+ *
+ * Context: probe context, any.
+ */
+static __always_inline void lh_sample_record_copy(enum lh_hist_id id, int cpu,
+						  s64 lat_us,
+						  s64 timeroffset_us,
+						  struct task_struct *victim,
+						  const struct lh_task_info *culprit,
+						  u64 now_ns)
+{
+	struct lh_hist_cpu *h = lh_hist_cpu(id, cpu);
+
+	if (lh_hist_record(h, lat_us) &&
+	    unlikely(lh_hist_beats_max(h, lat_us)))
+		lh_sample_record_max_copy(h, lat_us, timeroffset_us, victim,
+					  culprit, now_ns);
+	lh_sample_out_copy(id, cpu, lat_us, timeroffset_us, victim, culprit);
 }
 
 #endif /* LH_SAMPLE_H */

@@ -28,6 +28,8 @@ enum lh_tp_id {
 	LH_TP_PREEMPT_DISABLE,
 	LH_TP_PREEMPT_ENABLE,
 	LH_TP_CPU_IDLE,
+	LH_TP_SYS_ENTER,
+	LH_TP_SYS_EXIT,
 	LH_NR_TPS
 };
 
@@ -46,5 +48,6 @@ void lh_tp_lookup(void);
 const char *lh_tp_first_missing(const struct lh_probe *probes, int nr_probes);
 int lh_tp_hook(const struct lh_probe *probes, int nr_probes);
 void lh_tp_unhook(const struct lh_probe *probes, int nr_probes);
+bool lh_tp_slows_syscalls(const struct lh_probe *probes, int nr_probes);
 
 #endif /* LH_TRACEPOINTS_H */

@@ -25,10 +25,10 @@
 
 BEGIN {
 	ncpus = 2
-	nhists = split("irqsoff preemptoff preemptirqsoff wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup", hists, " ")
+	nhists = split("irqsoff preemptoff preemptirqsoff wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup switchtime timerwakeupswitch", hists, " ")
 	for (i = 1; i <= nhists; i++) present[hists[i]] = 1
-	maxrec_types = " wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup "
-	nsw = split("preemptirqsoff wakeup missed_timer_offsets timerandwakeup", switches, " ")
+	maxrec_types = " wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup switchtime timerwakeupswitch "
+	nsw = split("preemptirqsoff wakeup missed_timer_offsets timerandwakeup switchtime timerwakeupswitch", switches, " ")
 	# q = qnum / 10000, so ranks are computed in integers
 	nq = split("5000 9000 9900 9990 9999", qnum, " ")
 	summary = 1
@@ -145,6 +145,29 @@ function switch_of(t) {
 	return t
 }
 
+# row_fields - the status fields of t's row in the module's type list
+function row_fields(t,    sw, needs) {
+	sw = switch_of(t)
+	needs = sw == "timerandwakeup" ? "wakeup,missed_timer_offsets" : sw == "switchtime" ? "wakeup" : \
+	    sw == "timerwakeupswitch" ? "timerandwakeup,switchtime" : "-"
+	return sprintf(" switch=%s needs=%s pid=%d max=%d counters=%d syscall_slow_path=%d", sw, needs,
+	    t == "wakeup" || t == "missed_timer_offsets", index(maxrec_types, " " t " ") > 0,
+	    t !~ /^(timerandwakeup|switchtime|timerwakeupswitch)$/, t == "switchtime")
+}
+
+# status_line - t's status line; an override without the row fields gets
+# them before its reason (the module prints them there)
+function status_line(t,    line, r) {
+	if (!(t in status_over))
+		return sprintf("%s available=1 enabled=%d bytes=%d%s", t, enabled[switch_of(t)] + 0,
+		    enabled[switch_of(t)] ? 81920 * ncpus : 0, row_fields(t))
+	line = t " " status_over[t]
+	if (index(line, " switch=")) return line
+	r = index(line, " reason=")
+	if (!r) return line row_fields(t)
+	return substr(line, 1, r - 1) row_fields(t) substr(line, r)
+}
+
 END {
 	if (out == "") { print "fixture.awk: -v out=DIR missing" > "/dev/stderr"; exit 1 }
 	system("mkdir -p '" out "/enable' '" out "/wakeup/sharedprio'")
@@ -180,9 +203,7 @@ END {
 	for (i = 1; i <= nhists; i++) {
 		t = hists[i]
 		if (!present[t]) continue
-		if (t in status_over) print t " " status_over[t] > (out "/status")
-		else printf "%s available=1 enabled=%d bytes=%d\n", t, enabled[switch_of(t)] + 0,
-		    enabled[switch_of(t)] ? 81920 * ncpus : 0 > (out "/status")
+		print status_line(t) > (out "/status")
 	}
 	close(out "/status")
 }

@@ -148,7 +148,7 @@ case_summary()
 	expect_row missed_timer_offsets 1 "4 -2 10000.75 5 >=10240 >=10240 >=10240 >=10240 20000 1 2"
 	expect_row timerandwakeup 0 "4 -1 1.00 <0 7 7 7 7 7 3 0"
 	expect_row irqsoff all "0 - - - - - - - - 0 0"
-	[ "$(wc -l <"$TMP/out")" -eq $((1 + 7 * 3)) ] || err "lh summary: $(wc -l <"$TMP/out") lines, expected 22"
+	[ "$(wc -l <"$TMP/out")" -eq $((1 + 9 * 3)) ] || err "lh summary: $(wc -l <"$TMP/out") lines, expected 28 (9 types, 2 CPUs and all)"
 	lh summary wakeup timerandwakeup --cpu all
 	expect_rc 0 "lh summary --cpu all"
 	[ "$(awk 'NR > 1 { printf "%s/%s ", $1, $2 }' "$TMP/out")" = "wakeup/all timerandwakeup/all " ] ||
@@ -227,7 +227,8 @@ d = json.load(sys.stdin)
 t = d["types"]
 w0 = t["wakeup"]["cpus"]["0"]
 print(d["schema"], d["schema_version"], d["unit"], d["buckets"], sorted(t) == sorted(["irqsoff", "preemptoff",
-      "preemptirqsoff", "wakeup", "wakeup/sharedprio", "missed_timer_offsets", "timerandwakeup"]))
+      "preemptirqsoff", "wakeup", "wakeup/sharedprio", "missed_timer_offsets", "timerandwakeup",
+      "switchtime", "timerwakeupswitch"]))
 print(w0["samples"], w0["min"], w0["avg"], w0["max"], w0["histogram"], w0["summary"]["p99"])
 print(w0["max_latency"]["victim"], w0["max_latency"]["culprit"], w0["max_latency"]["timestamp"])
 print(t["wakeup"]["all"]["histogram"], t["wakeup"]["all"]["samples"], t["wakeup"]["pid"], t["wakeup"]["enabled"])
@@ -360,7 +361,16 @@ case_controls()
 		err "enable timerandwakeup did not enable exactly it and its two inputs"
 	lh disable all
 	expect_rc 0 "disable all"
-	[ "$(cat "$TMP/main"/enable/* | tr -d '\n')" = 0000 ] || err "disable all left something on"
+	[ "$(cat "$TMP/main"/enable/* | tr -d '\n')" = 000000 ] || err "disable all left something on"
+	# needs= followed through: timerwakeupswitch needs timerandwakeup and
+	# switchtime, which need wakeup and missed_timer_offsets
+	lh enable timerwakeupswitch
+	expect_rc 0 "enable timerwakeupswitch"
+	[ "$(cat "$TMP/main/enable/wakeup" "$TMP/main/enable/missed_timer_offsets" "$TMP/main/enable/timerandwakeup" \
+	    "$TMP/main/enable/switchtime" "$TMP/main/enable/timerwakeupswitch" "$TMP/main/enable/preemptirqsoff" | tr -d '\n')" = 111110 ] ||
+		err "enable timerwakeupswitch did not enable exactly it and everything it needs"
+	lh disable all
+	expect_rc 0 "disable all"
 	lh enable wakeup bogus
 	expect_rc 2 "enable with a bad name"
 	[ "$(cat "$TMP/main/enable/wakeup")" = 0 ] || err "enable with a bad name changed wakeup"
@@ -380,7 +390,8 @@ case_controls()
 	[ ! -s "$TMP/main/wakeup/reset" ] || err "a bad reset wrote something"
 	lh reset
 	expect_rc 0 "reset"
-	for t in irqsoff preemptoff preemptirqsoff wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup; do
+	for t in irqsoff preemptoff preemptirqsoff wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup \
+	    switchtime timerwakeupswitch; do
 		[ "$(cat "$TMP/main/$t/reset")" = 1 ] || err "reset did not reset $t"
 	done
 	lh pid wakeup 4194304
@@ -563,6 +574,13 @@ case_run()
 	expect_rc 2 "run with a bad type"
 	lh run --types wakeup
 	expect_rc 2 "run without a command"
+	# By default every available type, but not switchtime (status
+	# syscall_slow_path=1) nor timerwakeupswitch, which needs it.
+	LH_PROGRESS_S=0 lh run -- sh -c 'for s in wakeup missed_timer_offsets timerandwakeup switchtime timerwakeupswitch; do
+		printf "%s=%s " $s "$(cat "$0/enable/$s")"; done; echo' "$TMP/main"
+	expect_rc 0 "run with the default types"
+	[ "$(head -n 1 "$TMP/out")" = "wakeup=1 missed_timer_offsets=1 timerandwakeup=1 switchtime=0 timerwakeupswitch=0 " ] ||
+		err "run's default types: $(head -n 1 "$TMP/out")"
 	case_end run_wraps_a_command
 }
 

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hist_mem.h - the memory of every histogram (hist_mem.c): allocated per
+ * type on its switch's first enable, published to probes and readers,
+ * emptied by resets, freed at unload.
+ */
+#ifndef LH_HIST_MEM_H
+#define LH_HIST_MEM_H
+
+#include <linux/compiler.h>
+#include <linux/types.h>
+
+#include <latency_hist/hist.h>
+#include <latency_hist/types.h>
+
+/* Published by lh_hist_alloc(), read locklessly by probes and readers. */
+extern struct lh_hist_cpu **lh_hist_cpus[LH_NR_HISTS];
+
+/**
+ * lh_hist_cpu() - one CPU's histogram of one type
+ * @id:  the histogram
+ * @cpu: a possible CPU
+ *
+ * Context: any. Probes may call it only while their switch is on, which
+ * implies the memory exists; readers get NULL before the first enable.
+ * Return: the CPU histogram or NULL.
+ */
+static inline struct lh_hist_cpu *lh_hist_cpu(enum lh_hist_id id, int cpu)
+{
+	/* Pairs with smp_store_release() in lh_hist_alloc(). */
+	struct lh_hist_cpu **cpus = smp_load_acquire(&lh_hist_cpus[id]);
+
+	return cpus ? cpus[cpu] : NULL;
+}
+
+/* The callers serialize these (control.c's lock). */
+int lh_hist_alloc(enum lh_hist_id id);
+void lh_hist_free(enum lh_hist_id id);
+void lh_hists_reset(unsigned long ids);
+size_t lh_hist_bytes(enum lh_hist_id id);
+
+#endif /* LH_HIST_MEM_H */

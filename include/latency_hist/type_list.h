@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * type_list.h - one row per latency type; see types.h for the rules.
+ *
+ * Included (without a guard) after defining LH_SWITCH() and/or LH_HIST();
+ * a macro left undefined expands its rows to nothing, and both are
+ * undefined again at the end.
+ *
+ * LH_SWITCH(ID, name, pid, needs, ops) - an enable switch:
+ *   ID     LH_SW_<ID>
+ *   name   the file in enable/ (parameter enable_<name>)
+ *   pid    LH_PID: a <name>/pid filter (parameter <name>_pid); LH_NO_PID
+ *   needs  LH_NEED(ID) | ...: switches that must be on before this one,
+ *          and whose disable turns it off; 0 for none
+ *   ops    the probe set it hooks (struct lh_switch_ops), or NULL for a
+ *          flag that the probes of its needs read
+ *
+ * LH_HIST(ID, name, param, parent, sw, flags, window) - a histogram:
+ *   ID      LH_HIST_<ID>
+ *   name    as in status, the reset parameter and the trace events; its
+ *           last component is its directory
+ *   param   the parameter suffix: threshold_<param>
+ *   parent  LH_HIST_<parent> whose directory holds its directory, or ROOT
+ *           for latency_hist/ itself
+ *   sw      LH_SW_<sw>, the switch that feeds it
+ *   flags   LH_T_MAX: max_latency-CPUx files (victim and culprit)
+ *   window  what a counters window of it covers (<type>/counters), or
+ *           NULL: it has no counters
+ */
+#ifndef LH_SWITCH
+#define LH_SWITCH(...)
+#endif
+#ifndef LH_HIST
+#define LH_HIST(...)
+#endif
+
+LH_SWITCH(PREEMPTIRQSOFF, preemptirqsoff, LH_NO_PID, 0, &lh_preemptirq_ops)
+LH_SWITCH(WAKEUP, wakeup, LH_PID, 0, &lh_wakeup_ops)
+LH_SWITCH(MISSED_TIMER_OFFSETS, missed_timer_offsets, LH_PID, 0,
+	  &lh_timer_ops)
+LH_SWITCH(TIMERANDWAKEUP, timerandwakeup, LH_NO_PID,
+	  LH_NEED(WAKEUP) | LH_NEED(MISSED_TIMER_OFFSETS), NULL)
+LH_SWITCH(SWITCHTIME, switchtime, LH_NO_PID, LH_NEED(WAKEUP),
+	  &lh_switchtime_ops)
+LH_SWITCH(TIMERWAKEUPSWITCH, timerwakeupswitch, LH_NO_PID,
+	  LH_NEED(TIMERANDWAKEUP) | LH_NEED(SWITCHTIME), NULL)
+
+LH_HIST(IRQSOFF, "irqsoff", irqsoff, ROOT, PREEMPTIRQSOFF, 0,
+	LH_WINDOW_SECTION)
+LH_HIST(PREEMPTOFF, "preemptoff", preemptoff, ROOT, PREEMPTIRQSOFF, 0,
+	LH_WINDOW_SECTION)
+LH_HIST(PREEMPTIRQSOFF, "preemptirqsoff", preemptirqsoff, ROOT,
+	PREEMPTIRQSOFF, 0, LH_WINDOW_SECTION)
+LH_HIST(WAKEUP, "wakeup", wakeup, ROOT, WAKEUP, LH_T_MAX, LH_WINDOW_WAKEUP)
+LH_HIST(WAKEUP_SHAREDPRIO, "wakeup/sharedprio", wakeup_sharedprio, WAKEUP,
+	WAKEUP, LH_T_MAX, LH_WINDOW_WAKEUP)
+LH_HIST(MISSED_TIMER_OFFSETS, "missed_timer_offsets", missed_timer_offsets,
+	ROOT, MISSED_TIMER_OFFSETS, LH_T_MAX, LH_WINDOW_TIMER)
+LH_HIST(TIMERANDWAKEUP, "timerandwakeup", timerandwakeup, ROOT,
+	TIMERANDWAKEUP, LH_T_MAX, NULL)
+LH_HIST(SWITCHTIME, "switchtime", switchtime, ROOT, SWITCHTIME, LH_T_MAX,
+	NULL)
+LH_HIST(TIMERWAKEUPSWITCH, "timerwakeupswitch", timerwakeupswitch, ROOT,
+	TIMERWAKEUPSWITCH, LH_T_MAX, NULL)
+
+#undef LH_SWITCH
+#undef LH_HIST

@@ -1,0 +1,190 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2119,SC2086 # lh_load_or_bail takes optional parameters; word lists
+#
+# switchtime.sh - switchtime and timerwakeupswitch follow a pid-filtered RT
+# sleeper: one sample each per wakeup, each timerwakeupswitch sample its
+# timerandwakeup sample plus its switchtime sample, the max records name it
+#
+# Proves (Documentation/latency_hist.rst, "switchtime/" and
+# "timerwakeupswitch/"): with wakeup/pid and missed_timer_offsets/pid set to
+# the thread id of a SCHED_FIFO 73 sleeper pinned to CPU 1 that sleeps in
+# clock_nanosleep exactly L times, and wakeup, missed_timer_offsets,
+# timerandwakeup, switchtime and timerwakeupswitch enabled:
+#  1. switchtime and timerwakeupswitch hold L samples each (+-1 for the
+#     boundary; a wakeup switched out again before its sys_exit is dropped,
+#     so never more than wakeup/ holds), all on CPU 1, and the same number;
+#  2. per sample, from the lh_sample trace events of the sleeper: every
+#     timerwakeupswitch sample equals its wakeup's timerandwakeup sample
+#     plus its switchtime sample, so it is >= its timerandwakeup part, and
+#     carries the same timer offset;
+#  3. the max records of both name the sleeper (pid, priority 73, comm
+#     rt_sleeper), with the histogram's maximum; timerwakeupswitch's timer
+#     part is at most its latency;
+#  4. no timerwakeupswitch sample exceeds the lateness the sleeper measured
+#     of itself in user space (deadline to return from clock_nanosleep, which
+#     holds the timer offset, the wakeup and the switch);
+#  5. status says syscall_slow_path=1 for switchtime only, and with wakeup
+#     on but switchtime off the sleeper's wakeups file no switchtime sample.
+
+LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
+. "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/sleeper_lib.sh"
+
+L=100		# loops
+PERIOD=10000	# us: longer than any emulation stall, so no overrun
+PRIO=73
+TYPES="wakeup missed_timer_offsets timerandwakeup switchtime timerwakeupswitch"
+
+sl_setup
+lh_plan 7
+lh_load_or_bail
+for t in $TYPES; do
+	lh_available $t || lh_skip_all "$t is not available here"
+done
+T=$(lh_tracefs) || T=
+
+lh_case_begin
+sl_start "$LH_TMP/sl" -c 1 -p $PRIO -i $PERIOD -l $L || lh_bail "rt_sleeper did not start"
+tid=$SL_TID
+sl_filter wakeup "$tid"
+sl_filter missed_timer_offsets "$tid"
+sl_enable $TYPES
+sl_reset wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup switchtime timerwakeupswitch
+if [ -n "$T" ] && [ -d "$T/events/latency_hist/lh_sample" ]; then
+	echo 0 >"$T/tracing_on"
+	echo >"$T/trace"
+	echo "victim_pid == $tid" >"$T/events/latency_hist/lh_sample/filter"
+	echo 1 >"$T/events/latency_hist/lh_sample/enable"
+	echo 1 >"$T/tracing_on"
+fi
+sl_go
+sl_wait
+lh_disable_all
+if [ -n "$T" ] && [ -d "$T/events/latency_hist/lh_sample" ]; then
+	echo 0 >"$T/events/latency_hist/lh_sample/enable"
+	echo 0 >"$T/events/latency_hist/lh_sample/filter"
+	grep 'lh_sample:' "$T/trace" >"$LH_TMP/events"
+	echo >"$T/trace"
+fi
+sl_show_summary
+sl_show_totals $TYPES
+sl_show_maxrecs switchtime
+sl_show_maxrecs timerwakeupswitch
+loops=$(sl_field "$tid" loops)
+[ "$loops" = $L ] || lh_err "the sleeper did $loops loops, expected $L"
+st=$(sl_total_all switchtime)
+twsw=$(sl_total_all timerwakeupswitch)
+wk=$(sl_total_all wakeup)
+sl_in_range "$st" $((L - 1)) $((L + 1)) ||
+	lh_err "switchtime holds $st samples of tid $tid, expected $L +-1"
+[ "$twsw" = "$st" ] || lh_err "timerwakeupswitch holds $twsw samples, switchtime $st"
+[ "$st" -le "$wk" ] || lh_err "switchtime holds $st samples, more than the $wk wakeups in wakeup/"
+for c in $SL_CPUS; do
+	[ "$c" = 1 ] && continue
+	for h in switchtime timerwakeupswitch; do
+		n=$(sl_total $h "$c")
+		[ "$n" = 0 ] || lh_err "$h/CPU$c holds $n samples; the sleeper only ran on CPU 1"
+	done
+done
+lh_case_end one_sample_each_per_wakeup_under_the_pid_filter
+
+# 2. timerandwakeup at the switch-in, then switchtime and timerwakeupswitch
+# at the sys_exit: in the trace, each wakeup's three events follow each
+# other in that order.
+lh_case_begin
+if [ ! -s "$LH_TMP/events" ]; then
+	lh_skip each_timerwakeupswitch_sample_is_timerandwakeup_plus_switchtime \
+		"no lh_sample events (no tracefs)"
+else
+	awk -v tid="$tid" '
+		function field(k,    i) {
+			for (i = 1; i <= NF; i++) if (index($i, k "=") == 1) return substr($i, length(k) + 2)
+			return ""
+		}
+		index($0, "victim=rt_sleeper:" tid " ") == 0 { next }
+		{ t = field("type"); lat = field("latency_us") + 0; off = field("timeroffset_us") + 0 }
+		t == "timerandwakeup" { taw = lat; tawoff = off; have = 1; next }
+		t == "switchtime" { st = lat; havest = have; next }
+		t == "timerwakeupswitch" {
+			n++
+			if (!havest) { print "timerwakeupswitch " lat " without its timerandwakeup and switchtime"; bad++ }
+			else if (lat != taw + st) { print "timerwakeupswitch " lat " != timerandwakeup " taw " + switchtime " st; bad++ }
+			else if (lat < taw) { print "timerwakeupswitch " lat " < timerandwakeup " taw; bad++ }
+			else if (off != tawoff) { print "timer part " off " != timerandwakeup timer part " tawoff; bad++ }
+			have = havest = 0
+		}
+		END { print "checked " n + 0 " timerwakeupswitch samples"; exit bad > 0 }
+	' "$LH_TMP/events" >"$LH_TMP/pairs"
+	rc=$?
+	while IFS= read -r line; do
+		case $line in
+		checked*) lh_diag "$line" ;;
+		*) lh_err "$line" ;;
+		esac
+	done <"$LH_TMP/pairs"
+	[ "$rc" = 0 ] || lh_err "per-sample sums do not hold"
+	n=$(grep -c 'type=timerwakeupswitch ' "$LH_TMP/events")
+	[ "$n" = "$twsw" ] || lh_err "$n timerwakeupswitch events, the histograms hold $twsw"
+	lh_case_end each_timerwakeupswitch_sample_is_timerandwakeup_plus_switchtime
+fi
+
+lh_case_begin
+for h in switchtime timerwakeupswitch; do
+	if ! sl_maxrec $h 1; then
+		lh_err "$h/max_latency-CPU1 malformed: '$MR_LINE'"
+	elif [ -n "$MR_NONE" ]; then
+		lh_err "$h/max_latency-CPU1 is (none) after $st samples"
+	else
+		[ "$MR_VPID" = "$tid" ] || lh_err "$h: max record victim pid $MR_VPID, expected $tid"
+		[ "$MR_VPRIO" = $PRIO ] || lh_err "$h: max record victim priority $MR_VPRIO, expected $PRIO"
+		[ "$MR_VCOMM" = rt_sleeper ] || lh_err "$h: max record victim comm '$MR_VCOMM', expected rt_sleeper"
+		[ "$MR_LAT" = "$(sl_hist_max $h 1)" ] ||
+			lh_err "$h: max record latency $MR_LAT != histogram maximum $(sl_hist_max $h 1)"
+		if [ $h = switchtime ]; then
+			[ "$MR_TOFF" = 0 ] || lh_err "switchtime: max record timeroffset $MR_TOFF, expected 0"
+		else
+			[ "$MR_TOFF" -le "$MR_LAT" ] 2>/dev/null ||
+				lh_err "timerwakeupswitch: timer part $MR_TOFF > latency $MR_LAT"
+		fi
+	fi
+done
+lh_case_end max_records_name_the_sleeper
+
+lh_case_begin
+own_max=$(sl_field "$tid" max_us)
+m=$(sl_hist_max timerwakeupswitch 1)
+if [ "$m" != "<undef>" ]; then
+	[ "$m" -le "$own_max" ] ||
+		lh_err "timerwakeupswitch/CPU1 maximum $m us > the sleeper's own worst lateness $own_max us"
+fi
+lh_diag "timerwakeupswitch maximum $m us, the sleeper's own worst lateness $own_max us"
+lh_case_end timerwakeupswitch_never_exceeds_the_sleepers_own_lateness
+
+# 5. Only switchtime slows system calls, and it files nothing while off.
+lh_case_begin
+for h in $LH_HISTS; do
+	lh_status_get "$h" syscall_slow_path
+	want=0
+	[ "$h" = switchtime ] && want=1
+	[ "$LH_FIELD" = $want ] || lh_err "status $h: syscall_slow_path=$LH_FIELD, expected $want"
+done
+sl_start "$LH_TMP/sl2" -c 1 -p $PRIO -i $PERIOD -l 20 || lh_bail "rt_sleeper did not start"
+sl_filter wakeup "$SL_TID"
+sl_reset wakeup switchtime timerwakeupswitch
+sl_enable wakeup
+sl_go
+sl_wait
+lh_disable_all
+n=$(sl_total_all switchtime timerwakeupswitch)
+[ "$n" = 0 ] || lh_err "switchtime off: $n switchtime/timerwakeupswitch samples filed"
+[ "$(sl_total_all wakeup)" -gt 0 ] || lh_err "switchtime off: the sleeper's 20 wakeups filed nothing in wakeup/ either"
+lh_case_end only_switchtime_slows_system_calls_and_files_nothing_while_off
+
+lh_case_begin
+sl_check_invariants 0
+lh_case_end invariants_hold
+
+lh_unload_or_bail
+lh_case_dmesg_clean
+lh_finished
