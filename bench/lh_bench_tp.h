@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * lh_bench_tp.h - find a built-in tracepoint by name, for the benchmark
- * modules.
+ * lh_bench_tp.h - find a built-in tracepoint by name and call its probes,
+ * for the benchmark modules and the selftests' probe-call module.
  *
- * The scheduler, timer and preemptirq tracepoints are not exported, so the
- * benchmark modules look them up the way module/tracepoints.c does, with one
- * walk over the kernel's tracepoint table.
+ * The scheduler, timer and preemptirq tracepoints are not exported, so these
+ * modules look them up the way module/tracepoints.c does, with one walk over
+ * the kernel's tracepoint table, and call the probes attached to one the way
+ * the tracepoint itself does.
  */
 #ifndef LH_BENCH_TP_H
 #define LH_BENCH_TP_H
@@ -42,5 +43,18 @@ static inline struct tracepoint *lh_bench_tp(const char *name)
 	for_each_kernel_tracepoint(lh_bench_tp_match, &find);
 	return find.tp;
 }
+
+/*
+ * LH_CALL_PROBES - call every probe attached to a tracepoint, as
+ * __DO_TRACE does; interrupts must be off (rcu-sched read side)
+ */
+#define LH_CALL_PROBES(tp, fn_type, ...)				\
+	do {								\
+		struct tracepoint_func *__f;				\
+									\
+		__f = rcu_dereference_sched((tp)->funcs);		\
+		for (; __f && __f->func; __f++)				\
+			((fn_type)__f->func)(__f->data, __VA_ARGS__);	\
+	} while (0)
 
 #endif /* LH_BENCH_TP_H */

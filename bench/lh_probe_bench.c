@@ -79,19 +79,6 @@ typedef void (*lh_entry_fn)(void *data, struct hrtimer *timer,
 typedef void (*lh_exit_fn)(void *data, struct hrtimer *timer);
 typedef void (*lh_ip_fn)(void *data, unsigned long ip, unsigned long parent_ip);
 
-/*
- * LH_CALL_PROBES - call every probe attached to a tracepoint, as
- * __DO_TRACE does; interrupts must be off (rcu-sched read side)
- */
-#define LH_CALL_PROBES(tp, fn_type, ...)				\
-	do {								\
-		struct tracepoint_func *__f;				\
-									\
-		__f = rcu_dereference_sched((tp)->funcs);		\
-		for (; __f && __f->func; __f++)				\
-			((fn_type)__f->func)(__f->data, __VA_ARGS__);	\
-	} while (0)
-
 enum lh_bench_tp_id {
 	LH_B_WAKING,
 	LH_B_SWITCH,

@@ -16,6 +16,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitops.h>
 #include <linux/cpumask.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
@@ -26,6 +27,7 @@
 #include <linux/string.h>
 #include <linux/threads.h>
 #include <linux/topology.h>
+#include <linux/tracepoint.h>
 #include <linux/vmalloc.h>
 
 #include <latency_hist/control.h>
@@ -288,7 +290,8 @@ static int lh_switch_on_locked(enum lh_switch_id sw)
 		if (ret)
 			return ret;
 	}
-	WRITE_ONCE(lh_switch_on[sw], true);
+	/* After the histograms: pairs with smp_load_acquire() in lh_switch_enabled(). */
+	smp_store_release(&lh_switch_on[sw], true);
 	return 0;
 }
 
@@ -346,16 +349,29 @@ int lh_pid_write(enum lh_switch_id sw, const char *buf)
 	return 0;
 }
 
-/* lh_hist_reset - empty one histogram on every possible CPU */
-static void lh_hist_reset(enum lh_hist_id id)
+/*
+ * lh_hists_reset - empty the histograms of the types in @ids on every
+ * possible CPU: stop recording into them, wait once for the probes in
+ * flight, empty, record again (hist.h: a reset is exact)
+ */
+static void lh_hists_reset(unsigned long ids)
 {
-	int cpu;
+	int id, cpu;
 
-	if (!lh_hist_cpus[id])
-		return;
-	for_each_possible_cpu(cpu)
-		lh_hist_cpu_reset(lh_hist_cpus[id][cpu]);
-	lh_counters_reset(id);
+	for_each_set_bit(id, &ids, LH_NR_HISTS) {
+		if (!lh_hist_cpus[id])
+			continue;
+		for_each_possible_cpu(cpu)
+			lh_hist_cpu_reset_begin(lh_hist_cpus[id][cpu]);
+	}
+	tracepoint_synchronize_unregister();
+	for_each_set_bit(id, &ids, LH_NR_HISTS) {
+		if (!lh_hist_cpus[id])
+			continue;
+		for_each_possible_cpu(cpu)
+			lh_hist_cpu_reset_end(lh_hist_cpus[id][cpu]);
+		lh_counters_reset(id);
+	}
 }
 
 /**
@@ -377,7 +393,7 @@ int lh_reset_write(enum lh_hist_id id, const char *buf)
 
 	if (val) {
 		mutex_lock(&lh_control_lock);
-		lh_hist_reset(id);
+		lh_hists_reset(BIT(id));
 		mutex_unlock(&lh_control_lock);
 	}
 	return 0;
@@ -430,8 +446,9 @@ u64 lh_threshold_us(enum lh_hist_id id)
 int lh_reset_by_name(const char *buf)
 {
 	size_t len = strnlen(buf, LH_WRITE_MAX);
+	unsigned long ids = 0;
 	bool all;
-	int id, found = 0;
+	int id;
 
 	if (len >= LH_WRITE_MAX)
 		return -EINVAL;
@@ -439,16 +456,17 @@ int lh_reset_by_name(const char *buf)
 		len--;
 	all = len == 3 && !strncmp(buf, "all", 3);
 
-	mutex_lock(&lh_control_lock);
 	for (id = 0; id < LH_NR_HISTS; id++) {
 		if (all || (strlen(lh_hist_types[id].name) == len &&
-			    !strncmp(buf, lh_hist_types[id].name, len))) {
-			lh_hist_reset(id);
-			found++;
-		}
+			    !strncmp(buf, lh_hist_types[id].name, len)))
+			ids |= BIT(id);
 	}
+	if (!ids)
+		return -EINVAL;
+	mutex_lock(&lh_control_lock);
+	lh_hists_reset(ids);
 	mutex_unlock(&lh_control_lock);
-	return found ? 0 : -EINVAL;
+	return 0;
 }
 
 /**

@@ -335,9 +335,16 @@ void notrace lh_pmu_wakeup_file(enum lh_hist_id id, s64 lat_us,
 {
 	struct lh_pmu_cpu *pc = this_cpu_ptr(lh_pmu_cpus);
 	const struct lh_pmu_mark *start = &pc->sw;
+	u32 gen = READ_ONCE(lh_pmu_gen);
 
+	/*
+	 * The waking mark of this generation, if it is later than the last
+	 * switch or the switch mark is of an older one; a mark of an older
+	 * generation never starts a window (lh_pmu_file() would drop it).
+	 */
 	if (pc->wake_task == next && pc->wake_pid == next->pid &&
-	    (pc->wake.gen != pc->sw.gen || pc->wake.ns > pc->sw.ns))
+	    pc->wake.gen == gen &&
+	    (pc->sw.gen != gen || pc->wake.ns > pc->sw.ns))
 		start = &pc->wake;
 	lh_pmu_file(id, lat_us, start);
 }
@@ -386,7 +393,8 @@ static void lh_pmu_create(unsigned int cpu)
 		}
 		pc->err[i] = 0;
 		pc->own[i] = ev;
-		WRITE_ONCE(pc->ev[i], ev);
+		/* Pairs with the address dependency of READ_ONCE() in lh_pmu_read(). */
+		smp_store_release(&pc->ev[i], ev);
 	}
 }
 
@@ -416,6 +424,9 @@ static void lh_pmu_sync(const struct cpumask *mask)
 			pc->own[i] = NULL;
 			pc->err[i] = -ENODEV;
 		}
+		/* No probe runs with counting off: a waking mark dies with it. */
+		if (!lh_pmu_on)
+			WRITE_ONCE(pc->wake_task, NULL);
 		if (lh_pmu_on && cpu_online(cpu))
 			lh_pmu_create(cpu);
 	}
@@ -659,8 +670,11 @@ static int lh_pmu_parse_set(const char *buf, struct lh_pmu_set *set)
  * @buf: NUL-terminated list of event names (blank or comma separated)
  *
  * The whole list is checked first; a bad name changes nothing. While
- * counting, the old events are released and the new ones created. Either
- * way the counter statistics start again from zero.
+ * counting, the old events are released and the new ones created; if
+ * counting cannot start again with the new set (memory, hotplug), the old
+ * set is put back and counts again, and the error is returned: a failed
+ * write changes nothing. After a change the counter statistics start again
+ * from zero.
  *
  * Context: process context; may sleep.
  * Return: 0, -EINVAL, -ENOMEM or an error from hooking or CPU hotplug.
@@ -682,15 +696,23 @@ int lh_counters_events_write(const char *buf)
 	if (!lh_pmu_ready) {
 		lh_pmu_set = *set;
 		lh_pmu_set_given = true;
-	} else {
-		was_on = lh_pmu_on;
-		lh_pmu_stop();
-		lh_pmu_set = *set;
-		for (id = 0; id < LH_NR_HISTS; id++)
-			lh_pmu_stats_clear(id);
-		if (was_on)
-			ret = lh_pmu_start();
+		goto out_unlock;
 	}
+	was_on = lh_pmu_on;
+	lh_pmu_stop();
+	swap(lh_pmu_set, *set);		/* @set holds the old set now */
+	if (was_on) {
+		ret = lh_pmu_start();
+		if (ret) {
+			lh_pmu_set = *set;
+			if (lh_pmu_start())
+				pr_warn("counters: could not count again with the previous events\n");
+			goto out_unlock;
+		}
+	}
+	for (id = 0; id < LH_NR_HISTS; id++)
+		lh_pmu_stats_clear(id);
+out_unlock:
 	mutex_unlock(&lh_pmu_lock);
 out:
 	kfree(set);

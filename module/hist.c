@@ -6,15 +6,36 @@
  * include/latency_hist/hist.h. In short: an in-range sample is one atomic
  * increment of its 1 us bucket; everything a reader shows is derived from a
  * copy of the buckets; rare data (samples outside 0..10239 us and the max
- * record) sits under a per-CPU raw spinlock.
+ * record) sits under a per-CPU arch spinlock.
  *
  * This file is also compiled in user space by the unit tests, so it may only
  * include what include/latency_hist/hist.h includes.
  */
+#include <linux/irqflags.h>
 #include <linux/math64.h>
 #include <linux/string.h>
 
 #include <latency_hist/hist.h>
+
+/*
+ * lh_hist_lock - take @h's lock, interrupts off without tracing them (see
+ * hist.h: the critical-section probes run this behind lockdep's back)
+ */
+static unsigned long lh_hist_lock(struct lh_hist_cpu *h)
+{
+	unsigned long flags;
+
+	raw_local_irq_save(flags);
+	arch_spin_lock(&h->lock);
+	return flags;
+}
+
+/* lh_hist_unlock - release what lh_hist_lock() took */
+static void lh_hist_unlock(struct lh_hist_cpu *h, unsigned long flags)
+{
+	arch_spin_unlock(&h->lock);
+	raw_local_irq_restore(flags);
+}
 
 /* lh_oor_clear - forget all out-of-range samples on one side */
 static void lh_oor_clear(struct lh_oor *oor)
@@ -51,24 +72,42 @@ static void lh_max_clear(struct lh_hist_cpu *h)
  */
 void lh_hist_cpu_init(struct lh_hist_cpu *h)
 {
-	raw_spin_lock_init(&h->lock);
+	h->lock = (arch_spinlock_t)__ARCH_SPIN_LOCK_UNLOCKED;
 	lh_oor_clear(&h->below);
 	lh_oor_clear(&h->above);
 	lh_max_clear(h);
 }
 
 /**
- * lh_hist_cpu_reset() - empty one CPU histogram while probes may record into it
+ * lh_hist_cpu_reset_begin() - stop recording into one CPU histogram, to
+ * empty it
  * @h: the CPU histogram
  *
- * Buckets are cleared one atomic store at a time: a sample recorded
- * concurrently either lands before its bucket is cleared (and is forgotten
- * with the others) or after (and is kept). Interrupts stay enabled except for
- * the few stores under the lock, so a reset adds no latency of its own.
+ * A probe that starts after this records nothing into @h (neither its rows
+ * nor its max record) until lh_hist_cpu_reset_end(). The caller must wait
+ * for the probes already running (tracepoint_synchronize_unregister())
+ * before it calls lh_hist_cpu_reset_end(): then a reset is exact, every
+ * sample is either wholly before it (gone, max record included) or wholly
+ * after it, and the max record never names a sample the rows do not hold.
  *
  * Context: process context.
  */
-void lh_hist_cpu_reset(struct lh_hist_cpu *h)
+void lh_hist_cpu_reset_begin(struct lh_hist_cpu *h)
+{
+	WRITE_ONCE(h->resetting, true);
+}
+
+/**
+ * lh_hist_cpu_reset_end() - empty one CPU histogram and record again
+ * @h: the CPU histogram, after lh_hist_cpu_reset_begin() and a wait for the
+ *     probes that were running then
+ *
+ * Interrupts stay enabled except for the few stores under the lock, so a
+ * reset adds no latency of its own.
+ *
+ * Context: process context.
+ */
+void lh_hist_cpu_reset_end(struct lh_hist_cpu *h)
 {
 	unsigned long flags;
 	int i;
@@ -76,11 +115,13 @@ void lh_hist_cpu_reset(struct lh_hist_cpu *h)
 	for (i = 0; i < LH_NR_BUCKETS; i++)
 		atomic64_set(&h->buckets[i], 0);
 
-	raw_spin_lock_irqsave(&h->lock, flags);
+	flags = lh_hist_lock(h);
 	lh_oor_clear(&h->below);
 	lh_oor_clear(&h->above);
 	lh_max_clear(h);
-	raw_spin_unlock_irqrestore(&h->lock, flags);
+	lh_hist_unlock(h, flags);
+	/* Pairs with smp_load_acquire() in lh_hist_record(). */
+	smp_store_release(&h->resetting, false);
 }
 
 /**
@@ -91,15 +132,15 @@ void lh_hist_cpu_reset(struct lh_hist_cpu *h)
  * The rare half of lh_hist_record(), out of line so that the common half
  * inlined into the probes stays a range check and one atomic increment.
  *
- * Context: any; takes the per-CPU raw lock.
+ * Context: any; takes the per-CPU lock.
  */
 void lh_hist_record_oor(struct lh_hist_cpu *h, s64 lat_us)
 {
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&h->lock, flags);
+	flags = lh_hist_lock(h);
 	lh_oor_add(lat_us < 0 ? &h->below : &h->above, lat_us);
-	raw_spin_unlock_irqrestore(&h->lock, flags);
+	lh_hist_unlock(h, flags);
 }
 
 /**
@@ -115,12 +156,12 @@ void lh_hist_record_max(struct lh_hist_cpu *h, const struct lh_max_record *rec)
 {
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&h->lock, flags);
+	flags = lh_hist_lock(h);
 	if (rec->latency_us > h->max_us) {
 		h->max = *rec;
 		WRITE_ONCE(h->max_us, rec->latency_us);
 	}
-	raw_spin_unlock_irqrestore(&h->lock, flags);
+	lh_hist_unlock(h, flags);
 }
 
 /**
@@ -146,10 +187,10 @@ void lh_hist_snapshot(struct lh_hist_cpu *h, struct lh_hist_snapshot *snap)
 	for (i = 0; i < LH_NR_BUCKETS; i++)
 		snap->counts[i] = atomic64_read(&h->buckets[i]);
 
-	raw_spin_lock_irqsave(&h->lock, flags);
+	flags = lh_hist_lock(h);
 	snap->below = h->below;
 	snap->above = h->above;
-	raw_spin_unlock_irqrestore(&h->lock, flags);
+	lh_hist_unlock(h, flags);
 }
 
 /**
@@ -168,19 +209,83 @@ void lh_hist_get_max(struct lh_hist_cpu *h, struct lh_max_record *rec)
 		return;
 	}
 
-	raw_spin_lock_irqsave(&h->lock, flags);
+	flags = lh_hist_lock(h);
 	*rec = h->max;
-	raw_spin_unlock_irqrestore(&h->lock, flags);
+	lh_hist_unlock(h, flags);
+}
+
+/*
+ * struct lh_quot - a non-negative sum divided by a fixed count n, kept
+ * exactly as @whole + @rem / n with @rem < n
+ */
+struct lh_quot {
+	u64 whole;
+	u64 rem;
+};
+
+/* lh_quot_add - add @a * @b / @n to @q, exactly; the whole part must fit in 64 bits */
+static void lh_quot_add(struct lh_quot *q, u64 a, u64 b, u64 n)
+{
+	u64 whole = mul_u64_u64_div_u64(a, b, n);
+	/* the true remainder is below n, so 64-bit wrapping leaves it exact */
+	u64 rem = a * b - whole * n;
+
+	q->whole += whole;
+	if (rem >= n - q->rem) {
+		q->rem = rem - (n - q->rem);
+		q->whole++;
+	} else {
+		q->rem += rem;
+	}
+}
+
+/*
+ * lh_hist_means - the mean of @nr samples whose non-negative part is @q
+ * (already divided by @nr) and whose negative part sums to @neg_us (<= 0):
+ * truncated toward zero in us, and rounded to nearest (ties away from
+ * zero) in hundredths of a us
+ */
+static void lh_hist_means(struct lh_quot q, s64 neg_us, u64 nr,
+			  struct lh_hist_stats *stats)
+{
+	u64 neg_rem, frac_rem, frac;
+	s64 whole;
+
+	/* Subtract the negative part: whole + rem / nr, 0 <= rem < nr (floor). */
+	whole = (s64)q.whole - (s64)div64_u64_rem(-(u64)neg_us, nr, &neg_rem);
+	if (neg_rem > q.rem) {
+		whole--;
+		q.rem += nr - neg_rem;
+	} else {
+		q.rem -= neg_rem;
+	}
+
+	stats->mean_us = whole < 0 && q.rem ? whole + 1 : whole;
+
+	/* hundredths: whole * 100 + frac + frac_rem / nr */
+	frac = mul_u64_u64_div_u64(q.rem, 100, nr);
+	frac_rem = q.rem * 100 - frac * nr;
+	if (whole >= 0) {
+		stats->mean_cus = whole * 100 + frac +
+				  (frac_rem >= nr - frac_rem ? 1 : 0);
+	} else {
+		/* -mean * 100 = (-(whole * 100 + frac) - 1) + (nr - frac_rem) / nr */
+		s64 abs_cus = -(whole * 100 + (s64)frac);
+
+		if (frac_rem)
+			abs_cus += (nr - frac_rem >= frac_rem ? 0 : -1);
+		stats->mean_cus = -abs_cus;
+	}
 }
 
 /**
- * lh_hist_stats() - derive total, min, max and mean from a snapshot
+ * lh_hist_stats() - derive total, min, max and means from a snapshot
  * @snap:  a reader's copy
- * @stats: the result; min/max/mean are meaningful only if nr_samples > 0
+ * @stats: the result; min/max/means are meaningful only if nr_samples > 0
  *
  * In-range samples are whole microseconds equal to their bucket index, so
- * their sum is exact; out-of-range samples carry their own sums, so the mean
- * covers every sample, as in the RT patch.
+ * their mean is exact; out-of-range samples carry their own sums, so the
+ * mean covers every sample, as in the RT patch.
  *
  * Context: any.
  */
@@ -188,7 +293,7 @@ void lh_hist_stats(const struct lh_hist_snapshot *snap,
 		   struct lh_hist_stats *stats)
 {
 	u64 nr = snap->below.nr_samples + snap->above.nr_samples;
-	s64 sum_us = snap->below.sum_us + snap->above.sum_us;
+	struct lh_quot q = { 0, 0 };
 	s64 first = -1, last = -1;
 	int i;
 
@@ -199,17 +304,25 @@ void lh_hist_stats(const struct lh_hist_snapshot *snap,
 			first = i;
 		last = i;
 		nr += snap->counts[i];
-		sum_us += (s64)snap->counts[i] * i;
 	}
 
 	stats->nr_samples = nr;
-	stats->sum_us = sum_us;
 	if (!nr) {
 		stats->min_us = 0;
 		stats->max_us = 0;
 		stats->mean_us = 0;
+		stats->mean_cus = 0;
 		return;
 	}
+
+	for (i = first; i >= 0 && i <= last; i++) {
+		if (snap->counts[i])
+			lh_quot_add(&q, snap->counts[i], i, nr);
+	}
+	if (snap->above.nr_samples)
+		lh_quot_add(&q, snap->above.sum_us, 1, nr);
+	lh_hist_means(q, snap->below.nr_samples ? snap->below.sum_us : 0, nr,
+		      stats);
 
 	if (snap->below.nr_samples)
 		stats->min_us = snap->below.min_us;
@@ -224,8 +337,6 @@ void lh_hist_stats(const struct lh_hist_snapshot *snap,
 		stats->max_us = last;
 	else
 		stats->max_us = snap->below.max_us;
-
-	stats->mean_us = div64_s64(sum_us, (s64)nr);
 }
 
 /**
@@ -272,12 +383,18 @@ void lh_hist_merge(struct lh_hist_snapshot *acc,
 	lh_oor_merge(&acc->above, &snap->above);
 }
 
-/* lh_div_round - @num / @den (den > 0) rounded to nearest, ties away from zero */
-static s64 lh_div_round(s64 num, s64 den)
+/*
+ * lh_rank - ceil(@nr * @q / 10000), the rank of quantile @q (in
+ * ten-thousandths) among @nr samples, without forming @nr * @q, which wraps
+ * above 1.8e15 samples
+ */
+static u64 lh_rank(u64 nr, u32 q)
 {
-	if (num < 0)
-		return -div64_s64(-num + den / 2, den);
-	return div64_s64(num + den / 2, den);
+	u32 rem;
+	u64 whole = div_u64_rem(nr, 10000, &rem);
+
+	/* whole * q <= nr * q / 10000 < nr; rem * q < 10^8 */
+	return whole * q + (rem * q + 9999) / 10000;
 }
 
 /**
@@ -303,18 +420,14 @@ void lh_hist_summarize(const struct lh_hist_snapshot *snap,
 	lh_hist_stats(snap, &sum->stats);
 	sum->nr_below = snap->below.nr_samples;
 	sum->nr_above = snap->above.nr_samples;
-	sum->mean_cus = 0;
 	for (q = 0; q < LH_NR_PCTS; q++)
 		sum->pct_us[q] = LH_PCT_ABOVE;
 	if (!sum->stats.nr_samples)
 		return;
 
-	sum->mean_cus = lh_div_round(sum->stats.sum_us * 100,
-				     (s64)sum->stats.nr_samples);
-
 	/* Ranks grow with q, so one pass over the buckets serves all of them. */
 	for (q = 0, i = 0; q < LH_NR_PCTS; q++) {
-		rank = div_u64(sum->stats.nr_samples * quantiles[q] + 9999, 10000);
+		rank = lh_rank(sum->stats.nr_samples, quantiles[q]);
 		if (rank <= snap->below.nr_samples) {
 			sum->pct_us[q] = LH_PCT_BELOW;
 			continue;

@@ -66,13 +66,21 @@ static int lh_user_prio(int prio)
 	return 99 - prio;
 }
 
-/* lh_safe_comm - copy a comm with control characters replaced by '?' */
+/*
+ * lh_safe_comm - copy a comm with control characters replaced by '?'
+ *
+ * Bytes are compared as unsigned, so the rule is the same where char is
+ * signed (x86) and where it is not (arm64): only the ASCII control bytes
+ * are replaced; bytes from 0x80 up pass as they are, so a UTF-8 thread name
+ * prints as the kernel's own /proc/<pid>/comm shows it.
+ */
 static void lh_safe_comm(char *dst, const char *src)
 {
+	const unsigned char *s = (const unsigned char *)src;
 	int i;
 
-	for (i = 0; i < TASK_COMM_LEN - 1 && src[i]; i++)
-		dst[i] = (src[i] < 0x20 || src[i] == 0x7f) ? '?' : src[i];
+	for (i = 0; i < TASK_COMM_LEN - 1 && s[i]; i++)
+		dst[i] = (s[i] < 0x20 || s[i] == 0x7f) ? '?' : src[i];
 	dst[i] = '\0';
 }
 
@@ -146,7 +154,8 @@ static void lh_print_pct(struct seq_file *m, long pct_us)
 void lh_hist_print_summary(struct seq_file *m, const char *cpu,
 			   const struct lh_hist_summary *sum)
 {
-	s64 mean_abs = sum->mean_cus < 0 ? -sum->mean_cus : sum->mean_cus;
+	s64 mean_cus = sum->stats.mean_cus;
+	s64 mean_abs = mean_cus < 0 ? -mean_cus : mean_cus;
 	u32 mean_frac;
 	u64 mean_int;
 	int q;
@@ -157,7 +166,7 @@ void lh_hist_print_summary(struct seq_file *m, const char *cpu,
 	} else {
 		mean_int = div_u64_rem(mean_abs, 100, &mean_frac);
 		seq_printf(m, " %lld %s%llu.%02u", sum->stats.min_us,
-			   sum->mean_cus < 0 ? "-" : "", mean_int, mean_frac);
+			   mean_cus < 0 ? "-" : "", mean_int, mean_frac);
 		for (q = 0; q < LH_NR_PCTS; q++)
 			lh_print_pct(m, sum->pct_us[q]);
 		seq_printf(m, " %lld", sum->stats.max_us);

@@ -30,9 +30,19 @@
  * WARNING: these probes run on every outermost interrupt and preemption
  * toggle, millions of times a second. They are notrace, skip NMI context,
  * take no lock and allocate nothing. A per-CPU busy flag keeps them from
- * seeing the tracepoints their own code may fire (a sample outside
- * 0..10239 us takes a raw spinlock, which toggles interrupts and
- * preemption); an interrupt arriving during a probe is not measured.
+ * seeing a tracepoint their own code might fire.
+ *
+ * Interrupts: the irq_disable/irq_enable tracepoints fire with interrupts
+ * off, but the preempt_disable/preempt_enable ones fire with them on. The
+ * preempt probes therefore mask interrupts for their few instructions
+ * (raw_local_irq_save(): untraced, unseen by lockdep, so nothing inside may
+ * take a lockdep-tracked lock or toggle interrupts the traced way; the
+ * histogram engine's lock is an arch spinlock for this reason). Otherwise
+ * an interrupt landing in the probe would find the CPU busy and its own
+ * irqs-off section, and every section inside it, would go unseen; and one
+ * landing before the clock read would start the preempt-off section late,
+ * without the interrupt's time. The interrupt is taken right after the
+ * probe instead, and measured.
  *
  * Clock: local_clock(), consistent on one CPU, which is all a section needs.
  *
@@ -46,6 +56,7 @@
 
 #include <linux/cpuhotplug.h>
 #include <linux/hardirq.h>
+#include <linux/irqflags.h>
 #include <linux/math64.h>
 #include <linux/percpu.h>
 #include <linux/sched/clock.h>
@@ -192,18 +203,26 @@ static void notrace lh_probe_irq_enable(void *data, unsigned long ip,
 	lh_came_on(LH_OFF_IRQS);
 }
 
-/* lh_probe_preempt_disable - preemption went off */
+/* lh_probe_preempt_disable - preemption went off; interrupts may be on */
 static void notrace lh_probe_preempt_disable(void *data, unsigned long ip,
 					     unsigned long parent_ip)
 {
+	unsigned long flags;
+
+	raw_local_irq_save(flags);
 	lh_went_off(LH_OFF_PREEMPT);
+	raw_local_irq_restore(flags);
 }
 
-/* lh_probe_preempt_enable - preemption came back on */
+/* lh_probe_preempt_enable - preemption comes back on; interrupts may be on */
 static void notrace lh_probe_preempt_enable(void *data, unsigned long ip,
 					    unsigned long parent_ip)
 {
+	unsigned long flags;
+
+	raw_local_irq_save(flags);
 	lh_came_on(LH_OFF_PREEMPT);
+	raw_local_irq_restore(flags);
 }
 
 /* lh_probe_cpu_idle - entering idle: the open sections are not latency */

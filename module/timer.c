@@ -23,18 +23,28 @@
  * after an overrun) would report its stale expiry as lateness. The RT patch
  * patched hrtimer to store the arming time ("praecox"); here the
  * hrtimer_start probe notes such timers in a small lock-free table and the
- * sample is measured from the arming time instead.
+ * sample is measured from the arming time instead. An entry is dropped when
+ * its timer expires or is armed again; one whose timer was cancelled
+ * instead (a signal during nanosleep, a soft expiry on PREEMPT_RT) stays
+ * until the table is full, and is then the first to give way: a new entry
+ * replaces the oldest one. A stale entry misleads nobody meanwhile: the
+ * sample is measured from the later of the expiry and the arming time, and
+ * any later timer at the same address is armed after the stale one was.
  *
  * For timerandwakeup, the offset is handed to the wakeup probe through a
  * per-CPU slot: hrtimer_wakeup() wakes the task on the same CPU, between
  * hrtimer_expire_entry and hrtimer_expire_exit, so no shared state or lock
- * is needed, and the slot is empty outside that window.
+ * is needed, and a slot is empty outside that window. A hard timer can
+ * expire inside a soft timer's window (its interrupt arrives during the
+ * soft callback), so each CPU has two slots, each tied to the timer that
+ * filled it: the nested expiry neither overwrites nor clears the outer one.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
 #include <linux/hrtimer.h>
+#include <linux/irqflags.h>
 #include <linux/math64.h>
 #include <linux/mm_types.h>
 #include <linux/percpu.h>
@@ -54,10 +64,16 @@
 
 #define LH_PRAECOX_SLOTS	64	/* sleepers armed in the past, in flight */
 
-/* struct lh_praecox - a sleeper timer that was armed after its expiry */
+/*
+ * struct lh_praecox - a sleeper timer that was armed after its expiry
+ * @timer:    struct hrtimer *, 0 when the slot is free; claimed with a
+ *            cmpxchg from 0, released with one back to 0
+ * @armed_ns: the timer base's time when it was armed; valid for a reader
+ *            who sees the same @timer before and after reading it
+ */
 struct lh_praecox {
-	atomic_long_t timer;	/* struct hrtimer *, 0 when the slot is free */
-	s64 armed_ns;		/* the timer base's time when it was armed */
+	atomic_long_t timer;
+	s64 armed_ns;
 };
 
 /* Set once at init, before anything is hooked. */
@@ -66,7 +82,7 @@ static enum hrtimer_restart (*lh_hrtimer_wakeup)(struct hrtimer *timer);
 static struct lh_praecox lh_praecox_table[LH_PRAECOX_SLOTS];
 static atomic_t lh_praecox_used;	/* slots in use: 0 keeps expiry cheap */
 
-DEFINE_PER_CPU(struct lh_timer_offset, lh_timer_offsets);
+DEFINE_PER_CPU(struct lh_timer_offset_cpu, lh_timer_offsets);
 
 /* lh_is_sleeper - is this the timer of a sleeping task? */
 static bool lh_is_sleeper(struct hrtimer *timer)
@@ -74,43 +90,94 @@ static bool lh_is_sleeper(struct hrtimer *timer)
 	return ACCESS_PRIVATE(timer, function) == lh_hrtimer_wakeup;
 }
 
-/* lh_praecox_forget - drop the table entry of a timer, if any */
+/*
+ * lh_praecox_forget - drop the table entry of a timer, if any; with
+ * @armed_ns, report its arming time (0 if none)
+ */
 static void lh_praecox_forget(struct hrtimer *timer, s64 *armed_ns)
 {
 	int i;
 
 	for (i = 0; i < LH_PRAECOX_SLOTS; i++) {
 		struct lh_praecox *slot = &lh_praecox_table[i];
+		s64 armed;
 
-		if (atomic_long_read(&slot->timer) != (long)timer)
+		/* Acquire: the arming time written before the slot was claimed. */
+		if (atomic_long_read_acquire(&slot->timer) != (long)timer)
 			continue;
-		if (armed_ns)
-			*armed_ns = READ_ONCE(slot->armed_ns);
-		if (atomic_long_cmpxchg(&slot->timer, (long)timer, 0) ==
+		armed = READ_ONCE(slot->armed_ns);
+		/* Still ours after the read: the time is this timer's. */
+		smp_rmb();
+		if (atomic_long_cmpxchg(&slot->timer, (long)timer, 0) !=
 		    (long)timer)
-			atomic_dec(&lh_praecox_used);
+			continue;
+		atomic_dec(&lh_praecox_used);
+		if (armed_ns)
+			*armed_ns = armed;
 	}
+}
+
+/*
+ * lh_praecox_oldest - the slot with the earliest arming time: when the
+ * table is full, its timer was most likely cancelled long ago
+ */
+static struct lh_praecox *lh_praecox_oldest(void)
+{
+	struct lh_praecox *oldest = &lh_praecox_table[0];
+	int i;
+
+	for (i = 1; i < LH_PRAECOX_SLOTS; i++) {
+		if (READ_ONCE(lh_praecox_table[i].armed_ns) <
+		    READ_ONCE(oldest->armed_ns))
+			oldest = &lh_praecox_table[i];
+	}
+	return oldest;
+}
+
+/*
+ * lh_praecox_claim - write @armed_ns into a slot and then claim it for
+ * @timer with a release, so a reader who finds @timer there reads its time
+ */
+static bool lh_praecox_claim(struct lh_praecox *slot, long old,
+			     struct hrtimer *timer, s64 armed_ns)
+{
+	s64 prev_ns = READ_ONCE(slot->armed_ns);
+
+	if (atomic_long_read(&slot->timer) != old)
+		return false;
+	/*
+	 * A free slot's time is no one's. An evicted slot is first freed, so
+	 * its old owner's reader sees the timer change and ignores the time.
+	 */
+	if (old && atomic_long_cmpxchg(&slot->timer, old, 0) != old)
+		return false;
+	WRITE_ONCE(slot->armed_ns, armed_ns);
+	if (atomic_long_cmpxchg_release(&slot->timer, 0, (long)timer) == 0)
+		return true;
+	/* Someone else claimed the freed slot first: leave it theirs. */
+	WRITE_ONCE(slot->armed_ns, max(prev_ns, armed_ns));
+	return false;
 }
 
 /* lh_praecox_note - remember that a timer was armed after its expiry */
 static void lh_praecox_note(struct hrtimer *timer, s64 armed_ns)
 {
+	struct lh_praecox *slot;
+	long old;
 	int i;
 
 	for (i = 0; i < LH_PRAECOX_SLOTS; i++) {
-		struct lh_praecox *slot = &lh_praecox_table[i];
-
-		if (atomic_long_cmpxchg(&slot->timer, 0, (long)timer))
-			continue;
-		/*
-		 * Expiry of this timer is ordered after this store by the
-		 * hrtimer base lock, which both probes run under or after.
-		 */
-		WRITE_ONCE(slot->armed_ns, armed_ns);
-		atomic_inc(&lh_praecox_used);
-		return;
+		if (lh_praecox_claim(&lh_praecox_table[i], 0, timer, armed_ns)) {
+			atomic_inc(&lh_praecox_used);
+			return;
+		}
 	}
-	/* Table full: the sample will be measured from the stale expiry. */
+	/* Full: the oldest entry gives way (the count of used slots stays). */
+	slot = lh_praecox_oldest();
+	old = atomic_long_read(&slot->timer);
+	if (old && lh_praecox_claim(slot, old, timer, armed_ns))
+		return;
+	/* Lost a race for every slot: measured from the stale expiry. */
 }
 
 /* lh_probe_hrtimer_start - note sleepers armed with an expiry in the past */
@@ -143,6 +210,35 @@ static bool lh_counts(struct task_struct *task, struct task_struct *curr,
 		return true;
 	return task->prio == curr->prio &&
 	       !cpumask_test_cpu(cpu, task->cpus_ptr);
+}
+
+/*
+ * lh_timer_offset_put - keep a counted offset for the wakeup of @task that
+ * the timer's callback is about to make, in a free slot of this CPU
+ */
+static void notrace lh_timer_offset_put(struct hrtimer *timer,
+					struct task_struct *task,
+					s64 offset_us)
+{
+	struct lh_timer_offset_cpu *oc;
+	unsigned long flags;
+	int i;
+
+	/* A hard expiry nesting in a soft one must not split a slot's stores. */
+	raw_local_irq_save(flags);
+	oc = this_cpu_ptr(&lh_timer_offsets);
+	for (i = 0; i < LH_TIMER_OFFSET_SLOTS; i++) {
+		struct lh_timer_offset *off = &oc->slot[i];
+
+		if (off->timer)
+			continue;
+		off->timer = timer;
+		off->task = task;
+		off->pid = task->pid;
+		off->offset_us = offset_us;
+		break;
+	}
+	raw_local_irq_restore(flags);
 }
 
 /* lh_probe_hrtimer_expire_entry - a timer is about to run: is it late? */
@@ -183,27 +279,32 @@ static void notrace lh_probe_hrtimer_expire_entry(void *data,
 		if (lh_counting())
 			lh_pmu_file_since_switch(LH_HIST_MISSED_TIMER_OFFSETS,
 						 lat_us);
-		if (lh_switch_enabled(LH_SW_TIMERANDWAKEUP)) {
-			struct lh_timer_offset *off = this_cpu_ptr(&lh_timer_offsets);
-
-			off->pid = task->pid;
-			off->offset_us = lat_us;
-			WRITE_ONCE(off->task, task);
-		}
+		if (lh_switch_enabled(LH_SW_TIMERANDWAKEUP))
+			lh_timer_offset_put(timer, task, lat_us);
 	}
 	preempt_enable_notrace();
 }
 
-/* lh_probe_hrtimer_expire_exit - the offset of this expiry is no longer wanted */
+/*
+ * lh_probe_hrtimer_expire_exit - the callback is over: the offset of this
+ * timer, if its wakeup did not take it, is no longer wanted
+ */
 static void notrace lh_probe_hrtimer_expire_exit(void *data,
 						 struct hrtimer *timer)
 {
-	struct lh_timer_offset *off;
+	struct lh_timer_offset_cpu *oc;
+	int i;
 
+	/*
+	 * No interrupt masking needed: a nested expiry only fills and frees
+	 * a slot that is not this timer's.
+	 */
 	preempt_disable_notrace();
-	off = this_cpu_ptr(&lh_timer_offsets);
-	if (READ_ONCE(off->task))
-		WRITE_ONCE(off->task, NULL);
+	oc = this_cpu_ptr(&lh_timer_offsets);
+	for (i = 0; i < LH_TIMER_OFFSET_SLOTS; i++) {
+		if (READ_ONCE(oc->slot[i].timer) == timer)
+			WRITE_ONCE(oc->slot[i].timer, NULL);
+	}
 	preempt_enable_notrace();
 }
 
@@ -219,12 +320,14 @@ static void lh_timer_clear(void)
 {
 	int i, cpu;
 
-	for (i = 0; i < LH_PRAECOX_SLOTS; i++)
+	for (i = 0; i < LH_PRAECOX_SLOTS; i++) {
 		atomic_long_set(&lh_praecox_table[i].timer, 0);
+		lh_praecox_table[i].armed_ns = 0;
+	}
 	atomic_set(&lh_praecox_used, 0);
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(&lh_timer_offsets, cpu), 0,
-		       sizeof(struct lh_timer_offset));
+		       sizeof(struct lh_timer_offset_cpu));
 }
 
 /* lh_timer_prepare - type-check the probes; learn hrtimer_wakeup */

@@ -13,20 +13,39 @@
  * As in the PREEMPT_RT patch, each CPU tracks at most one woken task: the
  * most important one waiting to run there. Without a pid filter only
  * real-time tasks are followed (kernel prio below MAX_RT_PRIO: SCHED_FIFO,
- * SCHED_RR, SCHED_DEADLINE and PI-boosted tasks, on every kernel version); a
- * wakee less important than the tracked one, or than the task running on the
- * target CPU, is ignored because its wait is by design. If a more important
- * task is switched in first, the sample is dropped. Equal priority anywhere
- * on the way (the tracked task, the task running on the target CPU, a task
- * switched in meanwhile) files the sample under sharedprio: that latency is
- * a matter of the system's priority design, not of the kernel or hardware.
- * With a pid filter only that thread is followed, whatever its policy.
+ * SCHED_RR, SCHED_DEADLINE and PI-boosted tasks, on every kernel version);
+ * with a pid filter only that thread, whatever its policy.
+ *
+ * An exclusive-priority sample (wakeup/) is a wait during which nothing
+ * that ran on the CPU could keep the wakee from running: the latency of the
+ * kernel and the hardware. A wait behind a more important real-time task
+ * is the system's priority design, not a latency, and is not filed
+ * anywhere; a wait behind a task of equal priority goes to sharedprio.
+ * Every task that runs on the target CPU between the waking and the
+ * switch-in is, at some switch of that CPU, either the task switched out
+ * or the task switched in, so the switch probe compares both with the
+ * tracked wakee at every switch of a CPU that tracks one: the task that
+ * was running when the wakee woke is the "prev" of the first of them, the
+ * last one to run is the "prev" of the switch-in itself. No per-CPU copy
+ * of the running task's priority is kept, so none can be stale or raced.
+ * Only a real-time (or deadline) task can outrank: the fair class has no
+ * strict priorities, so with a pid filter on a SCHED_OTHER thread another
+ * fair task at most shares its priority.
+ *
+ * A priority change of the running task changes no switch: a PI boost
+ * above the wakee (rt_mutex_setprio(), constant on PREEMPT_RT) keeps it
+ * from preempting, and the deboost before it runs would hide that. The
+ * sched_pi_setprio probe compares the running task's priority before and
+ * after every change with the tracked wakee of its CPU. sched_setscheduler()
+ * on a running task fires no tracepoint: a wait behind a task that was
+ * made less important while it ran is filed (documented).
  *
  * Differences from the RT patch, which had these bugs: no task references
  * are held (the task pointer is an identity, checked with the pid, never
  * dereferenced later); the sharedprio flag belongs to one tracked wakeup and
- * dies with it; the comparison is with the target CPU's running task, not
- * the waker; and there is no global lock, only one lock per target CPU.
+ * dies with it; the comparison is with the tasks that ran on the target
+ * CPU, not the waker; and there is no global lock, only one lock per target
+ * CPU.
  *
  * That lock is an arch_spinlock_t taken inline with raw interrupt
  * disabling, as the trace core's clocks and max-latency buffers do: the
@@ -34,10 +53,10 @@
  * lockdep bookkeeping cost as much as the rest of the waker's work
  * (Documentation/performance.rst). It is held for a few loads and stores,
  * never together with another lock of ours, and nothing inside it can fire
- * a tracepoint or sleep, on PREEMPT_RT too. It is taken with a trylock
- * loop: arch_spin_lock()'s queued slow path is a function call, and a call
- * on the path makes the compiler save six registers in every waker, for a
- * lock that is almost never contended.
+ * a tracepoint or sleep, on PREEMPT_RT too. Its uncontended case is one
+ * inline trylock; a failed trylock falls back, out of line, to the fair
+ * (queued) arch_spin_lock(), so many wakers aimed at one CPU cannot starve
+ * that CPU's switch, which holds its runqueue lock meanwhile.
  *
  * Clock: ktime_get_mono_fast_ns() (CLOCK_MONOTONIC), consistent across CPUs,
  * so a wakeup started on one CPU and ended on another is never negative or
@@ -62,7 +81,7 @@
 #include <latency_hist/timer.h>
 #include <latency_hist/tracepoints.h>
 
-#define LH_PRIO_NONE	INT_MAX	/* an idle CPU: no task competes with a wakee */
+#define LH_PRIO_NONE	INT_MAX	/* the idle task: it competes with no wakee */
 
 /* struct lh_wakeup - one tracked wakeup */
 struct lh_wakeup {
@@ -76,26 +95,29 @@ struct lh_wakeup {
 
 /*
  * struct lh_wakeup_cpu - wakeup state of one target CPU
- * @lock:      guards @tracked; wakers on any CPU, this CPU's sched_switch and
- *             sched_migrate_task take it (lh_wakeup_lock()), never together
- *             with another CPU's
- * @tracked:   the wakeup waiting to run here (task == NULL: none)
- * @curr_prio: prio of the task running here; written only by this CPU's
- *             sched_switch, read locklessly by wakers
+ * @lock:    guards @tracked; wakers on any CPU, this CPU's sched_switch,
+ *           sched_migrate_task and sched_pi_setprio take it
+ *           (lh_wakeup_lock()), never together with another CPU's
+ * @tracked: the wakeup waiting to run here (task == NULL: none)
  */
 struct lh_wakeup_cpu {
 	arch_spinlock_t lock;
 	struct lh_wakeup tracked;
-	int curr_prio;
 };
 
 static DEFINE_PER_CPU(struct lh_wakeup_cpu, lh_wakeup_cpus);
 
-/* lh_wakeup_spin - take @wc's lock, interrupts off; inline, no call (see above) */
+/* lh_wakeup_spin_fair - the contended case: wait in the lock's fair queue */
+static noinline void notrace lh_wakeup_spin_fair(struct lh_wakeup_cpu *wc)
+{
+	arch_spin_lock(&wc->lock);
+}
+
+/* lh_wakeup_spin - take @wc's lock, interrupts off: one inline trylock, else fair */
 static __always_inline void lh_wakeup_spin(struct lh_wakeup_cpu *wc)
 {
-	while (unlikely(!arch_spin_trylock(&wc->lock)))
-		cpu_relax();
+	if (unlikely(!arch_spin_trylock(&wc->lock)))
+		lh_wakeup_spin_fair(wc);
 }
 
 /*
@@ -127,16 +149,39 @@ static int lh_task_prio(struct task_struct *t)
 }
 
 /*
+ * lh_outranks - could a task of @prio keep a wakee of @wakee_prio from
+ * running? Only a real-time or deadline one: fair tasks share the CPU.
+ */
+static __always_inline bool lh_outranks(int prio, int wakee_prio)
+{
+	return prio < wakee_prio && prio < MAX_RT_PRIO;
+}
+
+/*
+ * lh_wakeup_meet - a task of @prio ran (or runs) on the CPU while @cur waits:
+ * forget @cur if it was outranked, mark it shared at equal priority; caller
+ * holds the lock and @cur->task is set
+ */
+static __always_inline void lh_wakeup_meet(struct lh_wakeup *cur, int prio)
+{
+	if (lh_outranks(prio, cur->prio))
+		cur->task = NULL;
+	else if (prio == cur->prio)
+		cur->sharedprio = true;
+}
+
+/*
  * lh_wakeup_offer - let a woken task compete for being tracked on @wc
  *
- * Caller holds @wc->lock. @w is the candidate; @pid_mode means a pid filter
- * chose it, so priority only decides where the sample goes, not whether.
+ * Caller holds @wc->lock. @w is the candidate. A less important wakee than
+ * the tracked one would wait behind it by design; an equal one shares.
+ * Whether anything running on the CPU outranks @w is decided by the switch
+ * probe, which sees every task that runs before it.
  */
 static __always_inline void lh_wakeup_offer(struct lh_wakeup_cpu *wc,
-					    struct lh_wakeup *w, bool pid_mode)
+					    struct lh_wakeup *w)
 {
 	struct lh_wakeup *cur = &wc->tracked;
-	int curr_prio = READ_ONCE(wc->curr_prio);
 
 	if (cur->task && cur->task != w->task) {
 		if (w->prio > cur->prio)
@@ -144,11 +189,6 @@ static __always_inline void lh_wakeup_offer(struct lh_wakeup_cpu *wc,
 		if (w->prio == cur->prio)
 			w->sharedprio = true;
 	}
-	if (w->prio > curr_prio && !pid_mode)
-		return;
-	if (w->prio == curr_prio)
-		w->sharedprio = true;
-
 	*cur = *w;
 }
 
@@ -212,7 +252,7 @@ static __always_inline void lh_wakeup_start(struct task_struct *p)
 	wc = per_cpu_ptr(&lh_wakeup_cpus, task_cpu(p));
 
 	flags = lh_wakeup_lock(wc);
-	lh_wakeup_offer(wc, &w, pid_filter);
+	lh_wakeup_offer(wc, &w);
 	lh_wakeup_unlock(wc, flags);
 	/* Only the tracked wakee's window matters; it is the last one offered. */
 	if (lh_counting() && READ_ONCE(wc->tracked.task) == p)
@@ -255,8 +295,36 @@ static void notrace lh_probe_sched_migrate_task(void *data,
 
 	dst = per_cpu_ptr(&lh_wakeup_cpus, dest_cpu);
 	flags = lh_wakeup_lock(dst);
-	lh_wakeup_offer(dst, &w, lh_pid(LH_SW_WAKEUP));
+	lh_wakeup_offer(dst, &w);
 	lh_wakeup_unlock(dst, flags);
+}
+
+/*
+ * lh_probe_sched_pi_setprio - a task's priority changes by priority
+ * inheritance: if it is running on a CPU with a tracked wakeup, the best
+ * priority it has before or after the change is a task the wakee met
+ */
+static void notrace lh_probe_sched_pi_setprio(void *data,
+					      struct task_struct *tsk,
+					      struct task_struct *pi_task)
+{
+	int new_prio = pi_task ? min(tsk->normal_prio, pi_task->prio) :
+				 tsk->normal_prio;
+	int prio = min(tsk->prio, new_prio);
+	struct lh_wakeup_cpu *wc;
+	unsigned long flags;
+
+	/* Not running: if it runs before the wakee, its switch-in decides. */
+	if (!READ_ONCE(tsk->on_cpu))
+		return;
+	wc = per_cpu_ptr(&lh_wakeup_cpus, task_cpu(tsk));
+	if (!READ_ONCE(wc->tracked.task) || prio > READ_ONCE(wc->tracked.prio))
+		return;
+
+	flags = lh_wakeup_lock(wc);
+	if (wc->tracked.task && wc->tracked.task != tsk)
+		lh_wakeup_meet(&wc->tracked, prio);
+	lh_wakeup_unlock(wc, flags);
 }
 
 /*
@@ -286,7 +354,7 @@ static __always_inline void lh_wakeup_record(u64 start_ns, s64 timer_offset_us,
 /*
  * lh_wakeup_switch - sched_switch on a CPU with a tracked wakeup: end it, drop
  * it or mark it shared; out of line, so that the common switch with nothing
- * tracked costs the probe one this-CPU store and one load
+ * tracked costs the probe one this-CPU load
  */
 static noinline void notrace lh_wakeup_switch(struct lh_wakeup_cpu *wc,
 					      int cpu,
@@ -294,6 +362,7 @@ static noinline void notrace lh_wakeup_switch(struct lh_wakeup_cpu *wc,
 					      struct task_struct *next)
 {
 	struct lh_wakeup *cur = &wc->tracked;
+	int prev_prio = lh_task_prio(prev);
 	/* What an ended wakeup needs, copied out in scalars (no stack record). */
 	u64 start_ns = 0;
 	s64 timer_offset_us = 0;
@@ -306,18 +375,23 @@ static noinline void notrace lh_wakeup_switch(struct lh_wakeup_cpu *wc,
 	lh_wakeup_spin(wc);
 	if (!cur->task) {
 		/* taken meanwhile by a migration */
-	} else if (next == cur->task && next->pid == cur->pid) {
-		ended = true;
-		start_ns = cur->start_ns;
-		timer_offset_us = cur->timer_offset_us;
-		prio = cur->prio;
-		sharedprio = cur->sharedprio || lh_task_prio(prev) == prio;
+	} else if (prev == cur->task) {
+		/* it was running already */
 		cur->task = NULL;
-	} else if (prev == cur->task || lh_task_prio(next) < cur->prio) {
-		/* it was running already, or a more important task went first */
-		cur->task = NULL;
-	} else if (lh_task_prio(next) == cur->prio) {
-		cur->sharedprio = true;
+	} else {
+		/* prev ran while the wakee waited: it had to give up the CPU */
+		lh_wakeup_meet(cur, prev_prio);
+		if (cur->task && next == cur->task && next->pid == cur->pid) {
+			ended = true;
+			start_ns = cur->start_ns;
+			timer_offset_us = cur->timer_offset_us;
+			prio = cur->prio;
+			sharedprio = cur->sharedprio;
+			cur->task = NULL;
+		} else if (cur->task) {
+			/* someone else goes first: a more important one drops it */
+			lh_wakeup_meet(cur, lh_task_prio(next));
+		}
 	}
 	arch_spin_unlock(&wc->lock);
 
@@ -334,9 +408,8 @@ static void notrace lh_probe_sched_switch(void *data, bool preempt,
 {
 	/*
 	 * The scheduler calls this with interrupts off, on the switching CPU:
-	 * the per-CPU operations below are single instructions there.
+	 * the per-CPU operation below is a single instruction there.
 	 */
-	__this_cpu_write(lh_wakeup_cpus.curr_prio, lh_task_prio(next));
 	if (__this_cpu_read(lh_wakeup_cpus.tracked.task)) {
 		int cpu = smp_processor_id();
 
@@ -348,6 +421,7 @@ static void notrace lh_probe_sched_switch(void *data, bool preempt,
 /* Hooked in this order; sched_switch first so no started wakeup is missed. */
 static const struct lh_probe lh_wakeup_probes[] = {
 	{ LH_TP_SCHED_SWITCH,		lh_probe_sched_switch },
+	{ LH_TP_SCHED_PI_SETPRIO,	lh_probe_sched_pi_setprio },
 	{ LH_TP_SCHED_MIGRATE_TASK,	lh_probe_sched_migrate_task },
 	{ LH_TP_SCHED_WAKEUP_NEW,	lh_probe_sched_wakeup_new },
 	{ LH_TP_SCHED_WAKING,		lh_probe_sched_waking },
@@ -363,7 +437,6 @@ static void lh_wakeup_clear(void)
 
 		wc->lock = (arch_spinlock_t)__ARCH_SPIN_LOCK_UNLOCKED;
 		memset(&wc->tracked, 0, sizeof(wc->tracked));
-		wc->curr_prio = LH_PRIO_NONE;
 	}
 }
 
@@ -371,6 +444,7 @@ static void lh_wakeup_clear(void)
 static const char *lh_wakeup_prepare(void)
 {
 	check_trace_callback_type_sched_switch(lh_probe_sched_switch);
+	check_trace_callback_type_sched_pi_setprio(lh_probe_sched_pi_setprio);
 	check_trace_callback_type_sched_migrate_task(lh_probe_sched_migrate_task);
 	check_trace_callback_type_sched_wakeup_new(lh_probe_sched_wakeup_new);
 	check_trace_callback_type_sched_waking(lh_probe_sched_waking);

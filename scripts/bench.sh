@@ -27,23 +27,20 @@
 
 set -euo pipefail
 
-LH_SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-LH_TOP=$(cd "$LH_SCRIPTS/.." && pwd)
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# From a path kbuild cannot build in (white space), go on from a copy; results stay in this checkout.
+lh_safe_checkout "$@"
 kernels="6.12 6.12-rt"
 smp_mem=0
 rounds=3
 quick=0
 mode=run
-out=$LH_TOP/build/bench
+out=$(dirname "$LH_LOGS")/bench
 
 # usage - print the header of this script
 usage() {
 	sed -n '3,/^$/s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
-}
-
-# log - progress on stderr
-log() {
-	echo "bench.sh: $*" >&2
 }
 
 while [ $# -gt 0 ]; do
@@ -96,8 +93,13 @@ genv=()
 for k in $kernels; do
 	# shellcheck disable=SC2034 # set by eval
 	LH_KREL='' LH_VMLINUZ='' LH_KMODDIR='' LH_KDIR='' LH_KROOT=''
-	eval "$("$LH_SCRIPTS/kernels.sh" fetch "$k")"
-	src=$out/$LH_KREL/src
+	if ! kinfo=$("$LH_SCRIPTS/kernels.sh" fetch "$k"); then
+		log "$k: cannot fetch the kernel (see the message above)"
+		rc=1
+		continue
+	fi
+	eval "$kinfo"
+	src=$LH_TOP/build/bench/$LH_KREL/src
 	log "== $k ($LH_KREL): build"
 	if ! build_for "$src" "$LH_KDIR" > "$out/$LH_KREL.build.log" 2>&1; then
 		log "build failed, see $out/$LH_KREL.build.log"

@@ -45,12 +45,9 @@
 
 set -euo pipefail
 
-LH_SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 LH_FRAGDIR=$LH_SCRIPTS/kernel-configs
-if [ -z "${LH_CACHE:-}" ]; then
-	# root (CI, the rig) shares one system cache; other users get their own
-	if [ "$(id -u)" = 0 ]; then LH_CACHE=/var/cache/latency-hist; else LH_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/latency-hist; fi
-fi
 KBUILD_ROOT=$LH_CACHE/kbuild
 JOBS=${LH_JOBS:-$(nproc)}
 # Bump when the way a kernel is built changes in a way the fragments do not show (invalidates caches).
@@ -59,15 +56,7 @@ KNAMES="6.12-preempt 7.3-rt-debug"
 BPO_SUITE=trixie-backports
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 
-die() {
-	echo "build-kernel.sh: error: $*" >&2
-	exit 1
-}
-
-log() {
-	echo "build-kernel.sh: $*" >&2
-}
-
+# usage - print the usage line and exit
 usage() {
 	echo "usage: build-kernel.sh NAME   (NAME: ${KNAMES// /, })" >&2
 	exit 2
@@ -154,7 +143,7 @@ bpo_setup() {
 		if bpo_apt apt-get update >&2; then
 			touch "$BPO_DIR/updated"
 		elif [ "$stamp" = 0 ]; then
-			die "apt-get update of $BPO_SUITE failed"
+			die "apt-get update of $BPO_SUITE failed: no network to $mirror? (apt says why above)"
 		else
 			log "warning: apt-get update of $BPO_SUITE failed; using the lists from $(date -d "@$stamp")"
 		fi
@@ -196,7 +185,7 @@ unpack_source() {
 		case $pkg in
 		linux-source-7.3) (cd "$tmp" && bpo_apt apt-get download "$pkg=$ver" >&2) ;;
 		*) (cd "$tmp" && apt-get download -q "$pkg=$ver" >&2) ;;
-		esac || die "apt-get download $pkg=$ver failed"
+		esac || die "apt-get download $pkg=$ver failed: no network to the Debian mirror? (apt says why above)"
 		mv "$tmp"/*.deb "$deb" || die "apt-get download $pkg=$ver produced no .deb"
 		rmdir "$tmp"
 	fi
@@ -255,6 +244,7 @@ run_make() {
 		"$@" 2>&1 | tee -a "$d/build.log" >&2
 }
 
+# print_result - print the release, KDIR and image lines of a finished build
 print_result() {
 	local d=$1
 	echo "release=$(cat "$d/build/include/config/kernel.release")"
@@ -262,6 +252,7 @@ print_result() {
 	echo "image=$d/build/arch/x86/boot/bzImage"
 }
 
+# main - build one kernel, or reuse its cached build
 main() {
 	[ $# -eq 1 ] || usage
 	case $1 in
@@ -301,6 +292,9 @@ main() {
 		return
 	fi
 
+	lh_path_is_kbuild_safe "$KBUILD_ROOT" ||
+		die "kbuild cannot build in $KBUILD_ROOT (white space or special characters): set LH_CACHE to a plain path"
+	lh_need_space "$KBUILD_ROOT" 4096 "building $name"
 	log "building $name from $pkg $ver in $d (make -j$JOBS; log: $d/build.log)"
 	t0=$(date +%s)
 	rm -rf "$d"

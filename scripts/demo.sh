@@ -14,18 +14,15 @@
 #   --pid-filter  record wakeup latencies of the first cyclictest thread only (wakeup/pid)
 # Prints, per CPU and histogram: total samples, min, avg and max (from the header lines) and the
 # first non-zero rows; then the status file and the max_latency-CPUx files.
+# Works from any directory (/tmp, paths with spaces), as root or as a user with sudo (only to install
+# missing tools). Logs: build/logs/R.demo-build.log and R.demo.{log,out,dmesg,result}.
+# Exit status: 0 when the histograms were shown; otherwise non-zero after a one-line error.
 
 set -euo pipefail
 
-LH_SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-LH_TOP=$(cd "$LH_SCRIPTS/.." && pwd)
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 LH_DEBUGFS=/sys/kernel/debug/latency_hist
-
-# die - print an error and exit
-die() {
-	echo "demo.sh: error: $*" >&2
-	exit 1
-}
 
 # show_hist_dir - print the per-CPU summary of one histogram directory
 show_hist_dir() {
@@ -113,25 +110,29 @@ guest_main() {
 # host_main - set up, build for the kernel, boot it and run guest_main there
 host_main() {
 	local kernel=$1 loops=$2 pid_filter=$3 kinfo src blog
-	"$LH_SCRIPTS/setup-host.sh" "$kernel" || die "setup-host.sh failed"
+	# setup-host.sh and kernels.sh say what went wrong and what to do themselves
+	"$LH_SCRIPTS/setup-host.sh" "$kernel" || exit 1
 	# shellcheck disable=SC2034 # set by eval of kernels.sh output
 	local LH_KREL LH_VMLINUZ LH_KMODDIR LH_KDIR LH_KROOT
-	kinfo=$("$LH_SCRIPTS/kernels.sh" fetch "$kernel") || die "cannot fetch kernel $kernel"
+	kinfo=$("$LH_SCRIPTS/kernels.sh" fetch "$kernel") || exit 1
 	eval "$kinfo"
 
 	src=$LH_TOP/build/$LH_KREL/demo-src
-	blog=$LH_TOP/build/logs/$LH_KREL.demo-build.log
-	mkdir -p "$LH_TOP/build/logs"
+	blog=$LH_LOGS/$LH_KREL.demo-build.log
+	mkdir -p "$LH_LOGS" || die "cannot create the log directory $LH_LOGS"
+	lh_need_space "$LH_TOP/build" 256 "the module build in $LH_TOP/build"
 	echo "demo.sh: building latency_hist for $LH_KREL in $src"
 	rm -rf "$src"
 	mkdir -p "$src"
-	tar -C "$LH_TOP" --exclude=./build --exclude=./.git -cf - . | tar -C "$src" -xf -
+	tar -C "$LH_TOP" --exclude=./build --exclude=./.git -cf - . | tar -C "$src" -xf - ||
+		die "cannot copy the tree to $src (disk full?)"
 	make -C "$src" KDIR="$LH_KDIR" > "$blog" 2>&1 || { tail -n 30 "$blog" >&2; die "build failed (log: $blog)"; }
 	[ -f "$src/latency_hist.ko" ] || die "the build produced no $src/latency_hist.ko"
 
 	echo "demo.sh: booting $LH_KREL under qemu (TCG) and running the demo there"
-	"$LH_SCRIPTS/vm-run.sh" --name "$LH_KREL.demo" --cwd "$src" --env "LH_MODULE=$src/latency_hist.ko" \
-		"$kernel" -- bash "$LH_SCRIPTS/demo.sh" --in-guest --loops "$loops" \
+	# The guest runs the copy's demo.sh: the command line is shell code, so no host path goes in it.
+	"$LH_SCRIPTS/vm-run.sh" --log-dir "$LH_LOGS" --name "$LH_KREL.demo" --cwd "$src" \
+		--env "LH_MODULE=$src/latency_hist.ko" "$kernel" -- bash scripts/demo.sh --in-guest --loops "$loops" \
 		"$([ "$pid_filter" = 1 ] && echo --pid-filter || echo --no-pid-filter)"
 }
 
@@ -153,6 +154,8 @@ main() {
 	if [ "$in_guest" = 1 ]; then
 		guest_main "$loops" "$pid_filter"
 	else
+		# From a path kbuild cannot build in (white space), go on from a copy; logs stay in build/logs.
+		lh_safe_checkout "$@"
 		host_main "$kernel" "$loops" "$pid_filter"
 	fi
 }

@@ -4,10 +4,15 @@
 # kernels.sh - find, fetch and describe the kernels latency_hist is tested on.
 #
 # The test rig boots real Debian kernels under qemu. This script maps the four flavour names the project
-# tests on to the newest Debian packages that apt knows about, installs the matching headers package (the
-# module is built against /usr/src/linux-headers-<release>) and unpacks the image package into a cache with
-# `apt-get download` + `dpkg-deb -x`. Unpacking instead of installing means no initramfs hook runs, /boot
-# and /lib/modules of this machine stay untouched, and the same commands work on a CI machine.
+# tests on to the newest Debian packages that apt knows about and unpacks, with `apt-get download` +
+# `dpkg-deb -x`, the image package AND the headers package (with the -common headers and the
+# linux-kbuild package it depends on) into a cache. Nothing is installed with dpkg: no initramfs or GRUB
+# hook runs, /boot, /usr/src and /lib/modules of this machine stay untouched (Debian's 6.12 headers
+# packages depend on the image package, so installing them would put a kernel into /boot), and the same
+# commands work on a CI machine. The unpacked headers are a complete KDIR: their absolute symlinks
+# (lib/modules/R/build, .../source) are made relative and the arch Makefile's
+# `include /usr/src/linux-headers-R-common/Makefile` is made relative to itself, so the tree works
+# wherever the cache is. Headers a user installed with apt are neither used nor touched.
 #
 #   flavour   image package                                   headers package
 #   6.1       Depends of linux-image-amd64                    Depends of linux-headers-amd64
@@ -29,41 +34,31 @@
 #   kernels.sh flavours                 list the flavour names
 #   kernels.sh resolve  KERNEL          print "release image-package headers-package" (apt-cache only)
 #   kernels.sh release  KERNEL          print the release only
-#   kernels.sh fetch    KERNEL          install headers, unpack the image, then print shell assignments:
+#   kernels.sh fetch    KERNEL          unpack the image and the headers, then print shell assignments:
 #                                         LH_KREL LH_VMLINUZ LH_KMODDIR LH_KDIR LH_KROOT
 #                                       use as: eval "$(scripts/kernels.sh fetch 6.12-rt)"
-#   kernels.sh info     KERNEL          like fetch but never installs or downloads (fails if missing)
+#                                       LH_KDIR is the tree to build modules against (make KDIR=...)
+#   kernels.sh info     KERNEL          like fetch but never downloads (fails if missing)
 # The script can also be sourced; it then only defines the lh_kernel_* functions.
+# Concurrent fetches of one kernel are safe: they take a lock per release ($LH_CACHE/kernels/.R.lock),
+# and the second one reuses what the first unpacked.
 #
-# Environment: LH_CACHE (default /var/cache/latency-hist); images go to $LH_CACHE/kernels/<release>/.
+# Environment: LH_CACHE (default /var/cache/latency-hist); kernels go to $LH_CACHE/kernels/<release>/:
+#   boot/vmlinuz-R, lib/modules/R/ (depmod run), usr/src/linux-headers-R/ (the KDIR), usr/lib/linux-kbuild-*/.
 
 set -euo pipefail
 
-if [ -z "${LH_CACHE:-}" ]; then
-	# root (CI, the rig) shares one system cache; other users get their own
-	if [ "$(id -u)" = 0 ]; then LH_CACHE=/var/cache/latency-hist; else LH_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/latency-hist; fi
-fi
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 LH_FLAVOURS="6.1 6.1-rt 6.12 6.12-rt"
 LH_BUILT_FLAVOURS="6.12-preempt 7.3-rt-debug"
-LH_BUILD_KERNEL=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/build-kernel.sh
-
-# lh_kernel_die - print an error message and exit
-lh_kernel_die() {
-	echo "kernels.sh: error: $*" >&2
-	exit 1
-}
-
-# lh_kernel_log - print a progress message on stderr (stdout carries the results)
-lh_kernel_log() {
-	echo "kernels.sh: $*" >&2
-}
 
 # lh_kernel_meta_dep - print the versioned package a Debian metapackage depends on
 lh_kernel_meta_dep() {
 	local meta=$1 dep
 	dep=$(apt-cache depends "$meta" 2>/dev/null | awk '
-		$1 == "Depends:" && $2 ~ /^linux-(image|headers)-[0-9]/ { print $2; exit }')
-	[ -n "$dep" ] || lh_kernel_die "apt-cache knows no metapackage $meta (run scripts/setup-host.sh, or apt-get update)"
+		$1 == "Depends:" && $2 ~ /^linux-(image|headers)-[0-9]/ && !found++ { print $2 }')
+	[ -n "$dep" ] || die "apt-cache knows no metapackage $meta (run scripts/setup-host.sh, or apt-get update)"
 	echo "$dep"
 }
 
@@ -77,7 +72,7 @@ lh_kernel_newest_612() {
 		<(apt-cache pkgnames linux-headers-6.12. 2>/dev/null |
 			sed -n "s/^linux-headers-\(6\.12\.[0-9]*+deb12\)-$variant\$/\1/p" | sort -u) |
 		sort -V | tail -n 1)
-	[ -n "$ver" ] || lh_kernel_die "no linux-image-6.12.*+deb12-$variant-unsigned with matching headers in apt (is bookworm-security in the sources? run scripts/setup-host.sh)"
+	[ -n "$ver" ] || die "no linux-image-6.12.*+deb12-$variant-unsigned with matching headers in apt (is bookworm-security in the sources? run scripts/setup-host.sh)"
 	echo "$ver"
 }
 
@@ -98,8 +93,8 @@ lh_kernel_is_built_flavour() {
 lh_kernel_built_tree() {
 	local name=$1 how=$2 tree
 	if [ "$how" = build ]; then
-		tree=$(bash "$LH_BUILD_KERNEL" "$name" | sed -n 's/^kdir=//p') ||
-			lh_kernel_die "build-kernel.sh $name failed"
+		tree=$(bash "$LH_SCRIPTS/build-kernel.sh" "$name" | sed -n 's/^kdir=//p') ||
+			die "build-kernel.sh $name failed"
 	else
 		# The newest finished build in the cache, whatever its recipe.
 		tree=$(ls -td "$LH_CACHE/kbuild/$name"-*/.complete 2>/dev/null | head -n 1)
@@ -107,7 +102,7 @@ lh_kernel_built_tree() {
 		[ -n "$tree" ] && tree=$tree/build
 	fi
 	lh_kernel_is_tree "${tree:-/nonexistent}" ||
-		lh_kernel_die "$name is not built (run: scripts/build-kernel.sh $name)"
+		die "$name is not built (run: scripts/build-kernel.sh $name)"
 	echo "$tree"
 }
 
@@ -148,7 +143,7 @@ lh_kernel_resolve() {
 			img=linux-image-$rel
 		fi ;;
 	*)
-		lh_kernel_die "unknown kernel '$k' (flavours: $LH_FLAVOURS $LH_BUILT_FLAVOURS, a release like 6.12.117+deb12-amd64, or a build tree path)" ;;
+		die "unknown kernel '$k' (flavours: $LH_FLAVOURS $LH_BUILT_FLAVOURS, a release like 6.12.117+deb12-amd64, or a build tree path)" ;;
 	esac
 	case $rel in
 	*-unsigned) rel=${rel%-unsigned} ;;
@@ -156,40 +151,105 @@ lh_kernel_resolve() {
 	echo "$rel $img $hdr"
 }
 
-# lh_kernel_pkg_installed - true if a Debian package is installed
-lh_kernel_pkg_installed() {
-	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
+# lh_kernel_header_deps - print the -common headers and linux-kbuild packages a headers package needs,
+# as apt-get download arguments (name=version where the dependency pins the version)
+lh_kernel_header_deps() {
+	# awk reads to the end: leaving early would fail apt-cache with SIGPIPE under pipefail.
+	apt-cache show --no-all-versions "$1" 2>/dev/null | awk '
+		$1 == "Depends:" && !done++ {
+			sub(/^Depends: */, "")
+			n = split($0, dep, /, */)
+			for (i = 1; i <= n; i++) {
+				sub(/ *\|.*/, "", dep[i])
+				split(dep[i], w, /[ ()]+/)
+				if (w[1] !~ /^linux-(headers-.*-common.*|kbuild-.*)$/) continue
+				print (w[2] == "=") ? w[1] "=" w[3] : w[1]
+			}
+		}'
 }
 
-# lh_kernel_install_headers - install a headers package unless it is already installed
-lh_kernel_install_headers() {
-	local hdr=$1
-	lh_kernel_pkg_installed "$hdr" && return 0
-	lh_kernel_log "installing $hdr"
-	if [ "$(id -u)" = 0 ]; then set -- env; else set -- sudo -n env; fi
-	"$@" DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-		-o DPkg::Lock::Timeout=600 "$hdr" >&2 ||
-		lh_kernel_die "apt-get install $hdr failed"
+# lh_kernel_download - apt-get download packages into a directory (as _apt when run as root)
+lh_kernel_download() {
+	local dir=$1
+	shift
+	mkdir -p "$dir"
+	# apt-get download drops privileges to _apt when it can write the directory; let it.
+	chown _apt "$dir" 2>/dev/null || true
+	(cd "$dir" && apt-get download -q "$@" >&2) ||
+		die "apt-get download $* failed: no network to the Debian mirror, or stale package lists (run: apt-get update)"
+}
+
+# lh_kernel_relink - make the absolute symlinks and the Makefile includes of an unpacked tree relative
+lh_kernel_relink() {
+	local root=$1 link target mk
+	# lib/modules/R/build -> /usr/src/linux-headers-R and friends: point into the tree itself.
+	find "$root" -type l -lname '/*' -print | while IFS= read -r link; do
+		target=$(readlink "$link")
+		ln -sfn "$(realpath -ms --relative-to="$(dirname "$link")" "$root$target")" "$link"
+	done
+	# The arch headers' Makefile is "include /usr/src/linux-headers-R-common/Makefile": make it relative
+	# to the Makefile's own directory, which the kernel Makefile then takes as its source tree.
+	for mk in "$root"/usr/src/linux-headers-*/Makefile; do
+		[ -f "$mk" ] || continue
+		# shellcheck disable=SC2016 # make syntax, not shell
+		sed -i 's|^include /usr/src/|include $(dir $(realpath $(lastword $(MAKEFILE_LIST))))../|' "$mk"
+	done
 }
 
 # lh_kernel_unpack_image - download an image package and unpack it into $LH_CACHE/kernels/<release>
 lh_kernel_unpack_image() {
-	local rel=$1 img=$2 root=$LH_CACHE/kernels/$1 tmp deb
+	local rel=$1 img=$2 root=$LH_CACHE/kernels/$1 tmp
 	[ -f "$root/.complete" ] && return 0
-	lh_kernel_log "fetching $img into $root"
-	rm -rf "$root" "$root.tmp"
-	mkdir -p "$root.tmp/dl"
+	lh_need_space "$LH_CACHE" 1024 "kernel $rel"
+	log "fetching $img into $root"
 	tmp=$root.tmp
-	# apt-get download drops privileges to _apt when it can write the directory; let it.
-	chown _apt "$tmp/dl" 2>/dev/null || true
-	(cd "$tmp/dl" && apt-get download -q "$img" >&2) || lh_kernel_die "apt-get download $img failed"
-	deb=$(find "$tmp/dl" -maxdepth 1 -name "*.deb" | head -n 1)
-	[ -n "$deb" ] || lh_kernel_die "apt-get download $img produced no .deb"
-	dpkg-deb -x "$deb" "$tmp/root" || lh_kernel_die "dpkg-deb -x $deb failed"
-	rm -rf "$tmp/dl"
+	rm -rf "$root" "$tmp"
+	lh_kernel_download "$tmp/dl" "$img"
+	lh_kernel_unpack_debs "$tmp/dl" "$tmp/root"
 	mv "$tmp/root" "$root"
-	rmdir "$tmp"
+	rm -rf "$tmp"
 	lh_kernel_finish_root "$rel" "$root"
+}
+
+# lh_kernel_unpack_debs - dpkg-deb -x every .deb of a directory into a root, then delete the directory
+lh_kernel_unpack_debs() {
+	local dir=$1 root=$2 deb n=0
+	mkdir -p "$root"
+	for deb in "$dir"/*.deb; do
+		[ -f "$deb" ] || continue
+		dpkg-deb -x "$deb" "$root" || die "dpkg-deb -x $deb failed (disk full?)"
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ] || die "apt-get download produced no .deb in $dir"
+	rm -rf "$dir"
+}
+
+# lh_kernel_unpack_headers - download a headers package, its -common headers and its linux-kbuild
+# package, and unpack them into the kernel's cache root (next to the image)
+lh_kernel_unpack_headers() {
+	local rel=$1 hdr=$2 root=$LH_CACHE/kernels/$1 deps
+	[ -f "$root/.headers-complete" ] && [ -f "$root/usr/src/linux-headers-$rel/Makefile" ] && return 0
+	deps=$(lh_kernel_header_deps "$hdr")
+	case $deps in
+	*linux-kbuild-*) ;;
+	*) die "apt-cache cannot say which linux-kbuild package $hdr needs (run: apt-get update)" ;;
+	esac
+	log "fetching $hdr and ${deps//$'\n'/ } into $root"
+	rm -rf "$root/.headers.tmp" "$root"/usr/src/linux-headers-* "$root"/usr/src/linux-kbuild-* \
+		"$root"/usr/lib/linux-kbuild-*
+	# shellcheck disable=SC2086 # one package per word
+	lh_kernel_download "$root/.headers.tmp" "$hdr" $deps
+	lh_kernel_unpack_debs "$root/.headers.tmp" "$root"
+	lh_kernel_relink "$root"
+	[ -f "$root/usr/src/linux-headers-$rel/Makefile" ] || die "$hdr has no usr/src/linux-headers-$rel"
+	touch "$root/.headers-complete"
+}
+
+# lh_kernel_lock - hold an exclusive lock on one kernel release of the cache until this shell exits
+lh_kernel_lock() {
+	mkdir -p "$LH_CACHE/kernels" || die "cannot create $LH_CACHE/kernels"
+	exec 8> "$LH_CACHE/kernels/.$1.lock"
+	flock 8
 }
 
 # lh_kernel_finish_root - normalise an unpacked tree (lib/modules path, depmod) and mark it complete
@@ -200,24 +260,25 @@ lh_kernel_finish_root() {
 		mkdir -p "$root/lib/modules"
 		ln -s "../../usr/lib/modules/$rel" "$root/lib/modules/$rel"
 	fi
-	[ -d "$root/lib/modules/$rel" ] || lh_kernel_die "$root has no lib/modules/$rel"
+	[ -d "$root/lib/modules/$rel" ] || die "$root has no lib/modules/$rel"
 	# The package's postinst normally runs depmod; we unpacked it, so run depmod ourselves.
-	depmod -b "$root" "$rel" || lh_kernel_die "depmod -b $root $rel failed"
+	depmod -b "$root" "$rel" || die "depmod -b $root $rel failed"
 	touch "$root/.complete"
 }
 
 # lh_kernel_tree_install - install a build tree's modules into the cache (once per build)
 lh_kernel_tree_install() {
 	local tree=$1 rel=$2 root=$LH_CACHE/kernels/$2
+	lh_kernel_lock "$rel"
 	if [ -f "$root/.complete" ] && [ "$root/.complete" -nt "$tree/arch/x86/boot/bzImage" ]; then
 		return 0
 	fi
 	rm -rf "$root"
 	mkdir -p "$root/boot"
 	if grep -q '^CONFIG_MODULES=y' "$tree/.config" 2>/dev/null; then
-		lh_kernel_log "installing modules of $tree into $root"
+		log "installing modules of $tree into $root"
 		make -s -C "$tree" INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 DEPMOD=true modules_install >&2 ||
-			lh_kernel_die "make modules_install failed for $tree"
+			die "make modules_install failed for $tree"
 		rm -f "$root/lib/modules/$rel/build" "$root/lib/modules/$rel/source"
 	else
 		mkdir -p "$root/lib/modules/$rel"
@@ -229,8 +290,8 @@ lh_kernel_tree_install() {
 # lh_kernel_print - print the shell assignments describing an available kernel
 lh_kernel_print() {
 	local rel=$1 kdir=$2 root=$LH_CACHE/kernels/$1
-	[ -f "$root/boot/vmlinuz-$rel" ] || lh_kernel_die "$root/boot/vmlinuz-$rel missing"
-	[ -f "$kdir/Makefile" ] || lh_kernel_die "KDIR $kdir has no Makefile (headers not installed?)"
+	[ -f "$root/boot/vmlinuz-$rel" ] || die "$root/boot/vmlinuz-$rel missing"
+	[ -f "$kdir/Makefile" ] || die "KDIR $kdir has no Makefile (headers not unpacked: run scripts/kernels.sh fetch $rel)"
 	printf 'LH_KREL=%q\nLH_VMLINUZ=%q\nLH_KMODDIR=%q\nLH_KDIR=%q\nLH_KROOT=%q\n' \
 		"$rel" "$root/boot/vmlinuz-$rel" "$root/lib/modules/$rel" "$kdir" "$root"
 }
@@ -252,10 +313,13 @@ lh_kernel_fetch() {
 	read -r rel img hdr < <(lh_kernel_resolve "$k") || exit 1
 	[ -n "$rel" ] || exit 1
 	if [ "$mode" = fetch ]; then
-		lh_kernel_install_headers "$hdr"
+		lh_path_is_kbuild_safe "$LH_CACHE" ||
+			die "kbuild cannot build in the cache $LH_CACHE (white space or special characters): set LH_CACHE to a plain path"
+		lh_kernel_lock "$rel"
 		lh_kernel_unpack_image "$rel" "$img"
+		lh_kernel_unpack_headers "$rel" "$hdr"
 	fi
-	lh_kernel_print "$rel" "/usr/src/linux-headers-$rel"
+	lh_kernel_print "$rel" "$LH_CACHE/kernels/$rel/usr/src/linux-headers-$rel"
 }
 
 # lh_kernel_main - command-line entry point
@@ -263,13 +327,13 @@ lh_kernel_main() {
 	local cmd=${1:-}
 	case $cmd in
 	flavours) echo "$LH_FLAVOURS $LH_BUILT_FLAVOURS" ;;
-	resolve) [ $# -eq 2 ] || lh_kernel_die "usage: kernels.sh resolve KERNEL"; lh_kernel_resolve "$2" ;;
+	resolve) [ $# -eq 2 ] || die "usage: kernels.sh resolve KERNEL"; lh_kernel_resolve "$2" ;;
 	release)
-		[ $# -eq 2 ] || lh_kernel_die "usage: kernels.sh release KERNEL"
+		[ $# -eq 2 ] || die "usage: kernels.sh release KERNEL"
 		if lh_kernel_is_tree "$2"; then cat "$2/include/config/kernel.release"; else
 			lh_kernel_resolve "$2" | awk '{ print $1 }'; fi ;;
-	fetch | info) [ $# -eq 2 ] || lh_kernel_die "usage: kernels.sh $cmd KERNEL"; lh_kernel_fetch "$2" "$cmd" ;;
-	*) lh_kernel_die "usage: kernels.sh {flavours|resolve|release|fetch|info} [KERNEL]" ;;
+	fetch | info) [ $# -eq 2 ] || die "usage: kernels.sh $cmd KERNEL"; lh_kernel_fetch "$2" "$cmd" ;;
+	*) die "usage: kernels.sh {flavours|resolve|release|fetch|info} [KERNEL]" ;;
 	esac
 }
 

@@ -16,7 +16,8 @@
 #   --timeout S     per-kernel VM timeout (default: $LH_VM_TIMEOUT or 1200)
 #
 # Steps:
-#   1. scripts/setup-host.sh KERNELS (installs packages and headers when something is missing)
+#   1. scripts/setup-host.sh KERNELS (installs the tools when something is missing; kernel images and
+#      headers are unpacked into the cache by scripts/kernels.sh, never installed)
 #   2. host unit tests, if selftests/unit/Makefile exists: `make -C selftests/unit run`, which must print
 #      "unit: N passed, N failed"
 #   2b. host tests of scripts/lh: `sh selftests/lh_tool/test_lh.sh`, which must print
@@ -35,7 +36,8 @@
 #      e. on a build tree with the lockdown LSM and module signing (6.12-preempt): a second boot with
 #         lockdown=integrity runs lockdown.sh with a copy of the module signed with the build's key
 #         (lh_load_test.ko stays unsigned and must be refused); its dmesg check is one more test
-#   5. scripts/test-dkms.sh for every tested kernel with installed headers: one test each
+#   5. scripts/test-dkms.sh for every tested packaged kernel, against the headers tree kernels.sh
+#      unpacked into the cache (dkms build --kernelsourcedir): one test each
 # LH_TESTS="a.sh b.sh" runs only those selftests (passed to run.sh in the guest).
 # LH_GUEST_ENV="NAME=VALUE ..." passes more settings to the selftests (scripts/stress.sh: durations);
 # LH_VM_SMP=N boots the guests with N CPUs (default 2).
@@ -56,13 +58,20 @@
 # Exit status: 0 only if nothing failed and every kernel booted.
 # Logs: build/logs/R.build.log, R.log (serial console), R.out (selftest output), R.dmesg, R.result;
 #   the lockdown boot writes R.lockdown.{log,out,dmesg,result}.
+# Host boot check: the installed linux-image-*/linux-headers-* packages, the listing of /boot and the
+#   /vmlinuz, /initrd.img links are recorded before the set-up and compared at the end: one test.
+# From any directory: a checkout under /tmp is shared into the guests (scripts/vm-run.sh); from a path
+#   kbuild cannot build in (white space), the run goes on from a copy in $LH_CACHE/checkouts/, with the
+#   logs still in this checkout's build/logs.
 
 set -euo pipefail
 
-LH_SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-LH_TOP=$(cd "$LH_SCRIPTS/.." && pwd)
+LH_DIE_STATUS=2
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# From a checkout kbuild cannot build in (white space in its path), this runs again from a copy.
+lh_safe_checkout "$@"
 LH_BUILD=$LH_TOP/build
-LH_LOGS=$LH_BUILD/logs
 LH_DEBUG_TESTS=${LH_DEBUG_TESTS:-"tree.sh wakeup_pid.sh timer_pid.sh critical_sections.sh threshold_events.sh counters.sh kmemleak.sh"}
 LH_FORMAT_TESTS=${LH_FORMAT_TESTS:-"empty_format.sh invalid_input.sh fuzz_input.sh lh_tool.sh"}
 LH_FORMAT_KERNELS=${LH_FORMAT_KERNELS:-"6.1 6.12-preempt"}
@@ -76,15 +85,30 @@ total_skip=0
 dkms_releases=()
 summaries=()
 
-# die - print an error and exit (used for usage errors only; test failures are counted)
-die() {
-	echo "run-tests.sh: error: $*" >&2
-	exit 2
+# boot_state - print what this machine boots: its installed kernel image and headers packages, the
+# listing of /boot and the /vmlinuz and /initrd.img links (the test command must leave them as they were)
+boot_state() {
+	local f
+	dpkg-query -W -f='${db:Status-Abbrev} ${Package} ${Version}\n' 'linux-image-*' 'linux-headers-*' 2> /dev/null |
+		awk '$1 ~ /^.i/ { print "package", $2, $3 }' || true
+	find /boot -printf 'boot %p %y %s %T@ %l\n' 2> /dev/null | LC_ALL=C sort || true
+	for f in /vmlinuz /vmlinuz.old /initrd.img /initrd.img.old; do
+		if [ -L "$f" ] || [ -e "$f" ]; then echo "link $f -> $(readlink "$f")"; fi
+	done
 }
 
-# log - print a progress message
-log() {
-	echo "run-tests.sh: $*" >&2
+# check_boot_untouched - one test: the boot state is the one recorded before the set-up
+check_boot_untouched() {
+	local before=$1 after
+	after=$(boot_state)
+	if [ "$after" = "$before" ]; then
+		count 1 0 0
+		summaries+=("host boot untouched: $(grep -c '^package' <<< "$after") linux-image/headers packages and $(grep -c '^boot' <<< "$after") /boot entries as before")
+	else
+		count 0 1 0
+		diff <(printf '%s\n' "$before") <(printf '%s\n' "$after") | sed 's/^/    /' >&2 || true
+		summaries+=("host boot untouched: FAILED: linux-image/headers packages or /boot changed during the run (diff above)")
+	fi
 }
 
 # count - add passed/failed/skipped numbers to the totals
@@ -215,7 +239,7 @@ stop_kernel_builds() {
 run_dkms_tests() {
 	local log=$LH_LOGS/dkms.log p f
 	[ "${#dkms_releases[@]}" -gt 0 ] || return 0
-	log "== dkms: add and build for ${dkms_releases[*]}"
+	log "== dkms: add and build for ${dkms_releases[*]%%=*}"
 	"$LH_SCRIPTS/test-dkms.sh" "${dkms_releases[@]}" > "$log" 2>&1 || true
 	p=$(grep -c '^ok dkms build' "$log" || true)
 	f=$((${#dkms_releases[@]} - p))
@@ -278,7 +302,9 @@ test_kernel() {
 		return 0
 	fi
 	count 1 0 0
-	[ -d "/lib/modules/$LH_KREL/build" ] && dkms_releases+=("$LH_KREL")
+	# dkms for the packaged kernels, against the headers kernels.sh unpacked (built trees have no
+	# headers package, and a rig's DKMS builds against installed headers: test-dkms.sh's default)
+	[ "$LH_KDIR" = "$LH_KROOT/usr/src/linux-headers-$LH_KREL" ] && dkms_releases+=("$LH_KREL=$LH_KDIR")
 	if [ ! -f "$src/selftests/run.sh" ]; then
 		count 0 1 0
 		summaries+=("kernel $k ($LH_KREL): build ok; selftests FAILED: selftests/run.sh is missing")
@@ -411,11 +437,13 @@ main() {
 	[ -n "$kernels" ] || die "no kernels given"
 	t0=$(date +%s)
 	booted_all=1
-	mkdir -p "$LH_LOGS"
+	mkdir -p "$LH_LOGS" || die "cannot create the log directory $LH_LOGS"
+	lh_need_space "$LH_BUILD" 512 "the module builds in $LH_BUILD"
+	boot_before=$(boot_state)
 
 	# shellcheck disable=SC2086 # the kernel list is space-separated
 	if ! "$LH_SCRIPTS/setup-host.sh" $kernels; then
-		echo "run-tests.sh: FAIL: scripts/setup-host.sh failed" >&2
+		# setup-host.sh said what went wrong and what to do
 		echo "0 passed, 1 failed, 0 skipped"
 		exit 1
 	fi
@@ -430,6 +458,7 @@ main() {
 		test_kernel "$k" "$quick" "$timeout"
 	done
 	run_dkms_tests
+	check_boot_untouched "$boot_before"
 
 	echo
 	echo "== summary ($(($(date +%s) - t0))s)"

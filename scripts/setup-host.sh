@@ -1,52 +1,43 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# setup-host.sh - install what building and testing latency_hist needs on a Debian 12 host.
+# setup-host.sh - install the tools building and testing latency_hist needs on a Debian 12 host.
 #
 # The rig builds the module against the Debian headers of each test kernel and boots those kernels under
 # qemu with this machine's root filesystem shared read-only into the guest (see scripts/vm-run.sh), so
 # the tools the in-guest tests use (cyclictest, hackbench, trace-cmd, perf, rtla, bash, gawk) are
-# installed here, on the host. Images are not installed: scripts/kernels.sh unpacks them into a cache.
+# installed here, on the host. Kernel images and headers are NOT installed: scripts/kernels.sh unpacks
+# them into a cache, so no package that owns a file in /boot is ever installed, and no initramfs or GRUB
+# trigger runs.
 #
 # Usage: setup-host.sh [KERNEL...]     KERNEL: flavour or release (default: 6.1 6.1-rt 6.12 6.12-rt);
-#                                      built flavours and build trees need no headers package
+#                                      used to check that apt's package lists know the kernel packages
 #
 # Idempotent and quick when nothing is missing: apt is only run (apt-get update, then apt-get install
-# with --no-install-recommends) if dpkg-query reports a package as not installed. Runs non-interactively.
+# with --no-install-recommends) if dpkg-query reports a package as not installed, or if the package
+# lists do not know the kernels yet. Runs non-interactively.
 # Needs root (uses sudo when run as another user and sudo is available).
 
 set -euo pipefail
 
-LH_SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# for lh_kernel_is_built_flavour (sourcing defines functions only)
 # shellcheck source=kernels.sh
-. "$LH_SCRIPTS/kernels.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/kernels.sh"
+LH_PROG=setup-host.sh
 
-# Debian packages the rig, the build and the in-guest tests need.
-LH_HOST_PACKAGES="qemu-system-x86 busybox-static cpio kmod xz-utils zstd gcc make libc6-dev bc flex bison
-libelf-dev libssl-dev python3 debian-archive-keyring rt-tests trace-cmd linux-perf rtla sparse dkms gawk git tar coreutils
-gnuplot-nox"
+# Debian packages the rig, the build and the in-guest tests need. gcc-12 and pahole are what Debian's
+# headers packages depend on (their Makefiles call gcc-12; 6.12's make BTF for modules with pahole).
+LH_HOST_PACKAGES="qemu-system-x86 busybox-static cpio kmod xz-utils zstd gcc gcc-12 make libc6-dev bc flex bison
+libelf-dev libssl-dev pahole python3 debian-archive-keyring rt-tests trace-cmd linux-perf rtla sparse dkms gawk git tar
+coreutils util-linux gnuplot-nox"
 
-# die - print an error and exit
-die() {
-	echo "setup-host.sh: error: $*" >&2
-	exit 1
-}
-
-# log - print a progress message
-log() {
-	echo "setup-host.sh: $*" >&2
-}
-
-# as_root - run a command as root (directly, or through sudo)
-as_root() {
-	if [ "$(id -u)" = 0 ]; then
-		"$@"
-	elif command -v sudo >/dev/null; then
-		sudo -n env DEBIAN_FRONTEND=noninteractive "$@"
-	else
-		die "need root to run: $*"
-	fi
+# apt_update - refresh apt's package lists; remember the first list it could not fetch in apt_failed
+apt_update() {
+	local out
+	# apt-get update exits 0 when it cannot reach a mirror (it warns and keeps the old lists): the
+	# callers check that the lists know what they need, and say why they may not.
+	out=$(lh_as_root apt-get update -q 2>&1) || { printf '%s\n' "$out" >&2; die "apt-get update failed (apt says why above)"; }
+	printf '%s\n' "$out" >&2
+	apt_failed=$(printf '%s\n' "$out" | sed -n 's/^W: Failed to fetch *//p' | head -n 1)
 }
 
 # missing_packages - print the packages of the arguments that are not installed
@@ -57,53 +48,48 @@ missing_packages() {
 	done
 }
 
-# header_packages - print the headers package of every requested kernel (fails if apt cannot resolve one)
-header_packages() {
-	local k hdr
+# kernels_resolve - true if apt's package lists know the packages of every requested kernel
+kernels_resolve() {
+	local k
 	for k in "$@"; do
-		# Kernels built here (and build trees) are their own KDIR: no headers package.
+		# Kernels built here (and build trees) come from build-kernel.sh, not from a binary package.
 		if [ -d "$k" ] || lh_kernel_is_built_flavour "$k"; then
 			continue
 		fi
-		read -r _ _ hdr < <("$LH_SCRIPTS/kernels.sh" resolve "$k" 2>/dev/null) || return 1
-		[ -n "${hdr:-}" ] || return 1
-		echo "$hdr"
+		"$LH_SCRIPTS/kernels.sh" resolve "$k" > /dev/null 2>&1 || return 1
 	done
 }
 
 # main - work out what is missing, then update and install only if needed
 main() {
 	local -a kernels=("$@") missing=()
-	local headers updated=0
+	local updated=0 apt_failed=""
 	[ ${#kernels[@]} -gt 0 ] || read -r -a kernels <<< "${LH_KERNELS:-6.1 6.1-rt 6.12 6.12-rt}"
 	command -v dpkg-query >/dev/null || die "this script needs a Debian system (dpkg-query not found)"
 	export DEBIAN_FRONTEND=noninteractive
 
-	# Header names come from apt's package lists; on a fresh machine they may be empty or stale.
-	if ! headers=$(header_packages "${kernels[@]}"); then
+	# kernels.sh finds the kernel packages in apt's package lists; on a fresh machine they may be empty.
+	if ! kernels_resolve "${kernels[@]}"; then
 		log "apt cannot resolve the kernel packages yet: running apt-get update"
-		as_root apt-get update -q >&2 || die "apt-get update failed"
+		apt_update
 		updated=1
-		headers=$(header_packages "${kernels[@]}") ||
-			die "cannot resolve headers for: ${kernels[*]} (see: scripts/kernels.sh resolve <kernel>)"
+		if ! kernels_resolve "${kernels[@]}"; then
+			[ -z "$apt_failed" ] ||
+				die "no network to the package mirror: apt-get update could not fetch $apt_failed; check the network (or set a proxy in /etc/apt/apt.conf.d/) and run this again"
+			die "apt's package lists know no kernel packages for ${kernels[*]}: bookworm and bookworm-security must be in /etc/apt/sources.list*"
+		fi
 	fi
-	# shellcheck disable=SC2086 # word splitting of the package lists is intended
-	mapfile -t missing < <(missing_packages $LH_HOST_PACKAGES $headers)
+	# shellcheck disable=SC2086 # word splitting of the package list is intended
+	mapfile -t missing < <(missing_packages $LH_HOST_PACKAGES)
 	if [ ${#missing[@]} -eq 0 ]; then
 		log "all packages present"
 		return 0
 	fi
 	log "installing: ${missing[*]}"
-	if [ "$updated" = 0 ]; then
-		as_root apt-get update -q >&2 || die "apt-get update failed"
-		# The update may have brought newer kernels; install the headers of what resolves now.
-		headers=$(header_packages "${kernels[@]}") || die "cannot resolve headers for: ${kernels[*]}"
-		# shellcheck disable=SC2086
-		mapfile -t missing < <(missing_packages $LH_HOST_PACKAGES $headers)
-	fi
-	as_root apt-get install -y -q --no-install-recommends -o Dpkg::Use-Pty=0 \
+	[ "$updated" = 1 ] || apt_update
+	lh_as_root apt-get install -y -q --no-install-recommends -o Dpkg::Use-Pty=0 \
 		-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold "${missing[@]}" >&2 ||
-		die "apt-get install failed for: ${missing[*]}"
+		die "apt-get install failed for: ${missing[*]} (apt says why above: network, disk space, or a broken package state)"
 	mapfile -t missing < <(missing_packages "${missing[@]}")
 	[ ${#missing[@]} -eq 0 ] || die "still not installed after apt-get install: ${missing[*]}"
 	log "done"

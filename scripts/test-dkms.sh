@@ -4,7 +4,10 @@
 # test-dkms.sh - prove dkms.conf works with Debian's dkms: "dkms add" and
 # "dkms build" of this checkout for each given kernel release.
 #
-# Usage: test-dkms.sh RELEASE...
+# Usage: test-dkms.sh RELEASE[=KDIR]...
+#   KDIR is the kernel tree to build against (dkms build --kernelsourcedir); the
+#   default is /lib/modules/RELEASE/build, the headers a rig installed with apt.
+#   scripts/run-tests.sh passes the headers trees unpacked by scripts/kernels.sh.
 #
 # It uses a private dkms tree and source tree under a temporary directory, so
 # the machine's own dkms state (and its autoinstall on future kernel
@@ -30,8 +33,12 @@ dkms add "${dkms_opts[@]}" -m latency_hist -v "$version" >"$work/add.log" 2>&1 |
 }
 
 failed=0
-for release in "$@"; do
+for arg in "$@"; do
+	release=${arg%%=*}
+	kdir=/lib/modules/$release/build
+	[ "$arg" = "$release" ] || kdir=${arg#*=}
 	if dkms build "${dkms_opts[@]}" -m latency_hist -v "$version" -k "$release" \
+		--kernelsourcedir "$kdir" \
 		>"$work/build-$release.log" 2>&1 &&
 	   [ -n "$(find "$work/tree/latency_hist/$version/$release" -name 'latency_hist.ko*' 2>/dev/null)" ]; then
 		echo "ok dkms build $release"

@@ -15,6 +15,9 @@
 #   - The guest sees the host filesystem READ-ONLY, as it is at the time of the run. Writable are only
 #     the fresh tmpfs mounts /tmp, /run, /var/tmp and /dev/shm (lost at power-off), plus proc, sysfs,
 #     devtmpfs, debugfs (/sys/kernel/debug) and tracefs (/sys/kernel/tracing) of the guest kernel.
+#   - Those fresh mounts hide the host's /tmp, /run, /var/tmp and /dev: the checkout, the working
+#     directory, the cache and every --share DIR under one of them is shared into the guest again, at
+#     the same path (read-only, one more 9p device each), so a checkout in /tmp works.
 #   - Results must leave the guest on its output: stdout/stderr of the command go to the second serial
 #     port and are saved (and streamed) by this script.
 #   - /lib/modules/<release> in the guest is the unpacked image from the kernel cache, so modprobe works.
@@ -34,7 +37,9 @@
 #   --timeout S    kill qemu after S seconds (default $LH_VM_TIMEOUT or 600)
 #   --env NAME=VAL environment variable for the command (repeatable)
 #   --cwd DIR      working directory of the command (default: the current directory)
-#   --log-dir DIR  where logs go (default <checkout>/build/logs)
+#   --log-dir DIR  where logs go (default $LH_LOGS, or <checkout>/build/logs)
+#   --share DIR    a host directory the guest must see at the same path (repeatable; needed only under
+#                  /tmp, /run, /var/tmp or /dev, and the checkout, --cwd and the cache are shared anyway)
 #   --name NAME    base name of the log files (default: the kernel release)
 #   --ignore-dmesg ERE   dmesg lines matching ERE are not checked (repeatable)
 #   --qemu-arg ARG extra qemu argument (repeatable), e.g. --qemu-arg -cpu --qemu-arg max,la57=off
@@ -43,19 +48,17 @@
 #   NAME.dmesg (guest dmesg), NAME.result (key=value summary: status, dmesg, boot_s, elapsed_s, ...).
 # Exit status: the command's exit status if the guest ran it and dmesg is clean; 123 if dmesg has
 #   warnings/bugs (listed on stderr); 124 on timeout; 125 if the guest did not boot or the rig failed.
+# Environment: LH_QEMU (the qemu binary, default qemu-system-x86_64), LH_QEMU_CPU, LH_QEMU_ACCEL (below).
 #
 # The initramfs is cached in $LH_CACHE/initramfs/, keyed by kernel release and the hash of this script
 # and guest-init; the command is passed in a second small cpio appended to it for each run.
 
 set -euo pipefail
 
-LH_SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-LH_TOP=$(cd "$LH_SCRIPTS/.." && pwd)
-if [ -z "${LH_CACHE:-}" ]; then
-	# root (CI, the rig) shares one system cache; other users get their own
-	if [ "$(id -u)" = 0 ]; then LH_CACHE=/var/cache/latency-hist; else LH_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/latency-hist; fi
-fi
-export LH_CACHE
+LH_PROG=vm-run.sh
+LH_DIE_STATUS=125
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # Lines in the guest dmesg that fail a run (kernel warnings, bugs, lockdep, RCU stalls, kmemleak).
 # Lockdep reports start with "WARNING:" or "INFO: possible ..."; the word "lockdep" alone also appears
@@ -70,19 +73,9 @@ LH_QEMU_CPU=${LH_QEMU_CPU:-max,la57=off}
 # while the tests toggled tracepoints); one thread running both vCPUs keeps cross-modifying code
 # coherent. It was no slower here (2 host cores, mostly idle guests). Override with LH_QEMU_ACCEL.
 LH_QEMU_ACCEL=${LH_QEMU_ACCEL:-tcg,thread=single}
+LH_QEMU=${LH_QEMU:-qemu-system-x86_64}
 # Modules the guest needs to mount the host root (dependencies are resolved per kernel).
 LH_GUEST_MODULES="virtio_pci 9pnet_virtio 9p"
-
-# die - print an error and exit with the rig-failure status
-die() {
-	echo "vm-run.sh: error: $*" >&2
-	exit 125
-}
-
-# log - print a progress message on stderr
-log() {
-	echo "vm-run.sh: $*" >&2
-}
 
 # shq - quote a string for POSIX sh
 shq() {
@@ -111,12 +104,13 @@ build_initramfs() {
 		sha256sum /bin/busybox; } | sha256sum | cut -c1-16)
 	out=$LH_CACHE/initramfs/$rel-$key.cpio.gz
 	if [ -s "$out" ]; then
+		touch "$out"
 		echo "$out"
 		return 0
 	fi
-	command -v busybox >/dev/null || die "busybox not found (run scripts/setup-host.sh)"
+	command -v busybox >/dev/null || die "busybox not found: run scripts/setup-host.sh"
 	dpkg-query -W -f='${Status}' busybox-static 2>/dev/null | grep -q 'ok installed' ||
-		die "busybox-static is not installed (run scripts/setup-host.sh)"
+		die "busybox-static is not installed: run scripts/setup-host.sh"
 	mkdir -p "$LH_CACHE/initramfs"
 	stage=$(mktemp -d "$LH_CACHE/initramfs/stage.XXXXXX")
 	mkdir -p "$stage/bin" "$stage/dev" "$stage/proc" "$stage/sys" "$stage/newroot" "$stage/lh/modules.d"
@@ -138,12 +132,14 @@ build_initramfs() {
 		echo "$base" >> "$stage/lh/modules"
 	done
 	echo "$kmoddir" > "$stage/lh/kmoddir"
+	# Guests of one kernel may start at once: each writes its own file and renames it into place.
 	(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0 | gzip -1) \
-		> "$out.tmp" || die "cpio failed"
-	mv "$out.tmp" "$out"
+		> "$stage.cpio.gz" || die "cpio failed (disk full?)"
+	mv "$stage.cpio.gz" "$out"
 	rm -rf "$stage"
-	# Initramfs images of older script versions for this kernel are never used again.
-	find "$LH_CACHE/initramfs" -maxdepth 1 -name "$rel-*.cpio.gz" ! -path "$out" -delete
+	# Images of other script versions for this kernel: other checkouts may still use them, so only
+	# those unused for a week go.
+	find "$LH_CACHE/initramfs" -maxdepth 1 -name "$rel-*.cpio.gz" ! -path "$out" -mtime +7 -delete
 	log "built initramfs $out ($(printf '%s\n' "$mods" | grep -c .) modules)"
 	echo "$out"
 }
@@ -159,22 +155,51 @@ write_run_script() {
 		for kv in "$@"; do
 			echo "export ${kv%%=*}=$(shq "${kv#*=}")"
 		done
-		echo "cd $(shq "$cwd") || { echo \"vm-run: cannot cd to $(shq "$cwd")\" >&2; exit 125; }"
+		echo "cd $(shq "$cwd") || { echo 'vm-run: the guest cannot see the working directory: share it with --share' >&2; exit 125; }"
 		printf '%s\n' "$cmd"
 	} > "$file"
 }
 
-# make_run_initrd - append a cpio holding /lh/run.sh to the base initramfs
+# make_run_initrd - append a cpio holding /lh/run.sh and /lh/shares to the base initramfs
 make_run_initrd() {
-	local base=$1 runsh=$2 out=$3 stage
+	local base=$1 runsh=$2 shares=$3 out=$4 stage
 	stage=$(mktemp -d)
 	mkdir -p "$stage/lh"
 	cp "$runsh" "$stage/lh/run.sh"
+	cp "$shares" "$stage/lh/shares"
 	{
-		cat "$base"
-		(cd "$stage" && printf 'lh\nlh/run.sh\n' | cpio -o -H newc --quiet -R 0:0 | gzip -1)
-	} > "$out"
+		cat "$base" || die "cannot read the initramfs $base"
+		(cd "$stage" && printf 'lh\nlh/run.sh\nlh/shares\n' | cpio -o -H newc --quiet -R 0:0 | gzip -1)
+	} > "$out" || die "cannot write $out (disk full?)"
 	rm -rf "$stage"
+}
+
+# guest_hidden - true if a host path is under a directory the guest mounts afresh (so it cannot see it)
+guest_hidden() {
+	case $1/ in
+	/tmp/* | /run/* | /var/tmp/* | /dev/*) return 0 ;;
+	esac
+	return 1
+}
+
+# share_dirs - print the directories of the arguments the guest cannot see, physical, outermost first,
+# without those inside another one
+share_dirs() {
+	local d
+	for d in "$@"; do
+		[ -d "$d" ] || continue
+		d=$(cd "$d" && pwd -P)
+		case $d in
+		*$'\n'*) die "cannot share a directory with a newline in its name into the guest: $d" ;;
+		esac
+		if guest_hidden "$d"; then printf '%s\n' "$d"; fi
+	done | LC_ALL=C sort -u |
+		awk '{ for (i = 1; i <= n; i++) if (index($0 "/", kept[i] "/") == 1) next; kept[++n] = $0; print }'
+}
+
+# qemu_opt_value - escape a value for a qemu "key=value,..." option (a comma is written twice)
+qemu_opt_value() {
+	printf '%s' "${1//,/,,}"
 }
 
 # check_dmesg - print the dmesg lines that indicate a kernel problem (empty if clean)
@@ -193,8 +218,8 @@ check_dmesg() {
 # main - parse options, boot the kernel, run the command, evaluate the results
 main() {
 	local append="" icount=0 smp=2 mem=2048 timeout=${LH_VM_TIMEOUT:-600} cwd=$PWD
-	local logdir=$LH_TOP/build/logs name="" quiet=0 kernel cmd
-	local -a envs=() ignores=() qextra=()
+	local logdir=${LH_LOGS:-$LH_TOP/build/logs} name="" quiet=0 kernel cmd
+	local -a envs=() ignores=() qextra=() shares=()
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--append) append="$append $2"; shift 2 ;;
@@ -208,6 +233,7 @@ main() {
 		--name) name=$2; shift 2 ;;
 		--ignore-dmesg) ignores+=("$2"); shift 2 ;;
 		--qemu-arg) qextra+=("$2"); shift 2 ;;
+		--share) shares+=("$2"); shift 2 ;;
 		--quiet) quiet=1; shift ;;
 		-h | --help) usage; exit 0 ;;
 		--) shift; break ;;
@@ -223,14 +249,16 @@ main() {
 	cmd=$*
 	[ -d "$cwd" ] || die "--cwd $cwd is not a directory"
 	cwd=$(cd "$cwd" && pwd -P)
-	command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found (run scripts/setup-host.sh)"
+	command -v "$LH_QEMU" > /dev/null ||
+		die "$LH_QEMU not found: install the qemu-system-x86 package (scripts/setup-host.sh does)"
 
 	# shellcheck disable=SC2034 # set by eval of kernels.sh output
 	local LH_KREL LH_VMLINUZ LH_KMODDIR LH_KDIR LH_KROOT kinfo
-	kinfo=$("$LH_SCRIPTS/kernels.sh" fetch "$kernel") || die "cannot get kernel $kernel"
+	# kernels.sh says what went wrong and what to do itself
+	kinfo=$("$LH_SCRIPTS/kernels.sh" fetch "$kernel") || exit 125
 	eval "$kinfo"
 	name=${name:-$LH_KREL}
-	mkdir -p "$logdir"
+	mkdir -p "$logdir" || die "cannot create the log directory $logdir"
 	logdir=$(cd "$logdir" && pwd)
 
 	# Kernels built here (KDIR is their build tree, not a headers package) have lockdep and KASAN:
@@ -251,14 +279,24 @@ main() {
 	: > "$conlog"
 	: > "$out"
 	write_run_script "$work/run.sh" "$cwd" "$cmd" "${envs[@]}"
-	make_run_initrd "$base" "$work/run.sh" "$work/initrd.gz"
+	local -a virtfs=()
+	local dir n=0
+	: > "$work/shares"
+	while IFS= read -r dir; do
+		virtfs+=(-virtfs "local,path=$(qemu_opt_value "$dir"),mount_tag=lhshare$n,security_model=none,readonly=on,multidevs=remap")
+		printf 'lhshare%s %s\n' "$n" "$dir" >> "$work/shares"
+		n=$((n + 1))
+	done < <(share_dirs "$LH_TOP" "$cwd" "$LH_CACHE" "$LH_KROOT" "${shares[@]}")
+	make_run_initrd "$base" "$work/run.sh" "$work/shares" "$work/initrd.gz"
 
 	# shellcheck disable=SC2054 # commas are part of qemu option values
-	local -a qemu=(qemu-system-x86_64 -accel "$LH_QEMU_ACCEL" -cpu "$LH_QEMU_CPU" -m "$mem" -smp "$smp" -nographic -no-reboot
+	local -a qemu=("$LH_QEMU" -accel "$LH_QEMU_ACCEL" -cpu "$LH_QEMU_CPU" -m "$mem" -smp "$smp" -nographic -no-reboot
 		-monitor none -nic none -kernel "$LH_VMLINUZ" -initrd "$work/initrd.gz"
 		-append "console=ttyS0 panic=-1 loglevel=4$append"
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
-		-serial "file:$conlog" -serial "file:$out")
+		"${virtfs[@]}"
+		-chardev "file,id=con,path=$(qemu_opt_value "$conlog")" -serial chardev:con
+		-chardev "file,id=out,path=$(qemu_opt_value "$out")" -serial chardev:out)
 	[ "$icount" = 1 ] && qemu+=(-icount "shift=0,sleep=off")
 	qemu+=("${qextra[@]}")
 
@@ -306,8 +344,8 @@ main() {
 	elif [ -z "$status" ]; then
 		verdict=noboot
 		rc=125
-		echo "vm-run.sh: FAIL: $LH_KREL: the command did not run (qemu exit $qrc). ${errline:-No end marker.}" >&2
-		echo "vm-run.sh: last console lines ($conlog):" >&2
+		echo "vm-run.sh: error: $LH_KREL did not boot to the command (${errline:-no start marker}, qemu exit $qrc): see the console log $conlog; 'scripts/vm-run.sh $kernel true' tries one boot alone" >&2
+		echo "vm-run.sh: its last console lines:" >&2
 		tail -n 20 "$conlog" | sed 's/^/    /' >&2
 		[ -s "$qerr" ] && sed 's/^/    qemu: /' "$qerr" >&2
 	else

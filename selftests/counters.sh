@@ -28,7 +28,10 @@
 #     tsc ~ N us x TSC rate (10%) (window ~ latency and cpu-clock ~ window
 #     while the clocksource is the TSC, as above);
 #  6. changing the event set while counting: the new set is live at once
-#     and the statistics start from zero;
+#     and the statistics start from zero; a wakeup whose counting restarts
+#     between its waking and its switch-in (lh_probe_test's waking_a, a
+#     restart, switch_in_a) still has its window counted, from the switch
+#     mark of the new counting (the waking's mark belongs to the old one);
 #  7. CPU 1 going offline and back while counting: "offline", then active;
 #  8. unload while counting, then load with counters=1
 #     counter_events=cpu-clock: both work, the parameters read back; after
@@ -47,7 +50,7 @@ PERIOD=10000
 CPU1=/sys/devices/system/cpu/cpu1/online
 
 sl_setup
-lh_plan 9
+lh_plan 10
 lh_load_or_bail
 C=$LH_DIR/counters
 
@@ -253,6 +256,33 @@ grep -q "events: cpu-clock$" "$LH_DIR/wakeup/counters" ||
 [ "$(ct_row missed_timer_offsets 1 latency_us windows)" = 0 ] ||
 	lh_err "statistics survived the set change"
 lh_case_end changing_the_set_while_counting
+
+lh_case_begin
+if ! sl_probetest_load 1; then
+	lh_skip window_across_a_counting_restart "lh_probe_test is not built (make -C selftests modules)"
+else
+	sl_filter wakeup "$SL_PT_A"
+	sl_reset wakeup
+	lh_expect_write_ok "$LH_DIR/enable/wakeup" 1
+	sl_probetest_run waking_a
+	lh_expect_write_ok "$C/enable" 0
+	lh_expect_write_ok "$C/enable" 1
+	sl_probetest_run switch_in_a
+	lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
+	n=$(sl_total wakeup 1)
+	w=$(ct_row wakeup 1 latency_us windows)
+	lh_diag "wakeup/CPU1: $n sample(s) of A, $w counted window(s)"
+	sl_filter wakeup 0
+	sl_probetest_unload
+	if [ "$LH_ERRS" = 0 ] && [ "$n" = 0 ]; then
+		lh_skip window_across_a_counting_restart \
+			"A's wakeup was dropped: a more important task ran on CPU 1 between the steps"
+	else
+		[ "$w" = "$n" ] ||
+			lh_err "$n wakeup sample(s) of A on CPU1 but $w counted window(s): the window across the restart was lost"
+		lh_case_end window_across_a_counting_restart
+	fi
+fi
 
 lh_case_begin
 if [ ! -w "$CPU1" ]; then

@@ -17,6 +17,9 @@
 #  - N >= 10240 us lands in the "greater or equal than 10240" count;
 #  - while sections are recorded at full rate, every read of a CPUx file is
 #    consistent: sum(rows) + below + above == total, min <= avg <= max;
+#  - timer interrupts of N us that arrive while CPU 1 toggles preemption in
+#    a tight loop, most of them inside the preempt_disable/preempt_enable
+#    probes (which run with interrupts on), are all counted in irqsoff/;
 #  - the time CPU 1 spends offline (2 s) never becomes a section: a CPU dies
 #    with a preempt-off section open, and no section as long as half the
 #    offline time appears when it comes back (bringing a CPU up does hold
@@ -48,7 +51,7 @@ if ! lh_available irqsoff; then
 fi
 sl_loadtest_load cpu=1 gap_us=$GAP_US ||
 	lh_skip_all "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
-lh_plan 12
+lh_plan 13
 
 # cs_at_least HIST CPU N - print how many samples of HIST/CPUx are >= N us
 cs_at_least()
@@ -254,6 +257,33 @@ total=$(sl_total preemptirqsoff 1)
 lh_diag "preemptirqsoff/CPU1 total $total after 4 rounds of reads"
 [ "$total" -gt 0 ] || lh_err "preemptirqsoff/CPU1 recorded nothing during the reads"
 lh_case_end reads_consistent_at_full_rate
+
+# Interrupts that arrive while a preempt probe runs: the preempt_disable/
+# preempt_enable tracepoints fire with interrupts on. K timer interrupts
+# spinning N us each (lh_load_test hardirq mode) arrive while CPU 1 toggles
+# preemption in a tight loop, so most land inside those probes; each is an
+# outermost irqs-off section of >= N us and must be counted.
+lh_case_begin
+n=2000
+k=30
+for h in irqsoff preemptoff preemptirqsoff; do
+	lh_write "$LH_DIR/$h/reset" 1 || lh_err "cannot reset $h"
+done
+echo hardirq >"$SL_LT_PARAMS/mode" &&
+	echo $n >"$SL_LT_PARAMS/delay_us" &&
+	echo 0 >"$SL_LT_PARAMS/nested" &&
+	echo $k >"$SL_LT_PARAMS/count" &&
+	echo 1 >"$SL_LT_PARAMS/busy_gap" ||
+	lh_err "cannot configure lh_load_test"
+lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 1
+sl_loadtest_trigger || lh_err "lh_load_test trigger failed"
+lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 0
+echo 0 >"$SL_LT_PARAMS/busy_gap"
+got=$(cs_at_least irqsoff 1 $n)
+lh_diag "hardirq $n us x $k during preemption toggles: irqsoff/CPU1 total $(sl_total irqsoff 1) >=N $got, preemptoff/CPU1 total $(sl_total preemptoff 1)"
+[ "$got" -ge $k ] ||
+	lh_err "irqsoff/CPU1: $got samples >= $n us for $k interrupts of $n us: those that landed in a preempt probe went unseen"
+lh_case_end interrupts_landing_in_preempt_probes_are_measured
 
 lh_case_begin
 online=/sys/devices/system/cpu/cpu1/online

@@ -10,7 +10,9 @@
 # wakeup, missed_timer_offsets or the counters fails, until the write
 # passes fewer allocations than N. Each failed write fails with ENOMEM and
 # leaves the switch off, and the module stays usable: the same write
-# without a fault succeeds and records samples, and it unloads. Then
+# without a fault succeeds and records samples, and it unloads. While
+# counting, a new event set whose N-th allocation fails either goes
+# through or fails with ENOMEM leaving the old set counting. Then
 # LH_FAULT_LOADS (default 30) loads run with the module's own allocations
 # failing at random (1 to 60 % of every 1st to 76th; needs the failslab
 # stack filter): each
@@ -30,7 +32,7 @@ FS=$LH_DEBUGFS/failslab
 [ -e /proc/self/fail-nth ] && [ -d "$FS" ] ||
 	lh_skip_all "kernel without failslab and fail-nth (CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_DEBUG_FS)"
 [ -n "${LH_MODULE:-}" ] || lh_skip_all "needs LH_MODULE (the .ko to load under faults)"
-lh_plan 3
+lh_plan 4
 
 # failslab as it was, put back on exit
 FS_ATTRS="ignore-gfp-wait verbose probability interval times space task-filter require-start require-end"
@@ -89,6 +91,39 @@ enable_under_faults enable/wakeup
 enable_under_faults enable/missed_timer_offsets
 enable_under_faults counters/enable
 lh_case_end enabling_fails_with_enomem_when_an_allocation_fails
+
+# A new event set while counting: the old events are released and the new
+# ones hooked in; if that fails, the write fails and the old set counts on.
+lh_case_begin
+lh_load_or_bail
+lh_expect_write_ok "$LH_DIR/counters/events" cpu-clock
+lh_expect_write_ok "$LH_DIR/counters/enable" 1
+es_enomem=0
+es_n=1
+while [ "$es_n" -le $MAX_ENABLE ]; do
+	es_out=$("$W" -F $es_n "$LH_DIR/counters/events" cpu-clock,page-faults)
+	case $es_out in
+	"OK "*" fault=unused")
+		break ;;
+	"OK "*" fault=injected")
+		;;
+	"ENOMEM fault=injected")
+		es_enomem=$((es_enomem + 1))
+		lh_expect_content "$LH_DIR/counters/events" cpu-clock
+		lh_expect_content "$LH_DIR/counters/enable" 1
+		grep -q "^cpu-clock .* CPU0=active" "$LH_DIR/counters/status" ||
+			lh_err "events write failing at allocation $es_n: cpu-clock no longer counts: $(sed -n 2p "$LH_DIR/counters/status")" ;;
+	*)
+		lh_err "events write, allocation $es_n failing: '$es_out', expected OK or ENOMEM" ;;
+	esac
+	lh_expect_write_ok "$LH_DIR/counters/events" cpu-clock
+	es_n=$((es_n + 1))
+done
+[ "$es_n" -le $MAX_ENABLE ] || lh_err "counters/events: still failing at allocation $MAX_ENABLE"
+[ "$es_enomem" -gt 0 ] || lh_err "counters/events: no allocation failure reached the module"
+lh_diag "counters/events: $((es_n - 1)) allocations failed in turn: $es_enomem ENOMEM"
+lh_unload_or_bail
+lh_case_end a_failed_event_set_change_keeps_the_old_set_counting
 
 # ---------------------------------------------------------------- loading
 # The loader's own allocations come first and the kernel warns when they

@@ -15,7 +15,10 @@
  *   echo 1 > trigger			# runs the sections, returns when done
  *   echo preemptirq > mode; echo 1 > trigger
  *   echo 1 > nested; echo 1 > trigger	# the same with a nested pair inside
+ *   echo hardirq > mode; echo 1 > trigger	# sections in a timer interrupt
+ *   echo 1 > busy_gap; echo 1 > trigger	# ... while the CPU toggles preemption
  *   cat sections_done			# sections completed since load
+ *   echo 70 > praecox_cancel		# arm and cancel 70 past-due sleepers
  *
  * Loading with trigger=1 also runs the sections once, from module init; if
  * that run fails, the load fails with its error.
@@ -24,7 +27,13 @@
  * the culprit a histogram records. The thread spins for @delay_us with
  * preemption disabled ("preempt"), interrupts disabled ("irq"), or both
  * ("preemptirq"), through the traced preempt_disable()/local_irq_save(), so
- * the preemptirq tracepoints see the sections. With @nested set, each
+ * the preemptirq tracepoints see the sections. In "hardirq" mode the section
+ * is the callback of a pinned hard hrtimer instead, which spins @delay_us in
+ * interrupt context on @cpu, @gap_us after the kthread arms it: a hard
+ * interrupt that takes that long, for the tests that explain a latency by
+ * the interrupts in its window. Meanwhile the kthread sleeps, or, with
+ * @busy_gap, toggles preemption in a tight loop, so that the interrupt
+ * lands inside the preemption tracepoints' probes. With @nested set, each
  * section disables the same things a second time halfway through and
  * re-enables them at once: an inner pair that must not end or split the
  * section. Between sections it sleeps @gap_us with everything enabled, plus
@@ -39,6 +48,12 @@
  * read and write: while a run is in progress, reading or writing any of
  * these files blocks until it ends, and rmmod waits for it too.
  *
+ * A write of N to praecox_cancel arms N sleeper hrtimers (the callback of
+ * nanosleep) with an expiry 50 ms in the past and cancels each before it
+ * can fire, interrupts off on the writing CPU: the sleepers a signal cuts
+ * short right after an overrun, which latency_hist must not remember
+ * forever.
+ *
  * WARNING: this module disables interrupts for up to 100 ms per section, on
  * purpose. Load it only in a test machine.
  */
@@ -48,6 +63,7 @@
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
+#include <linux/hrtimer.h>
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
@@ -59,9 +75,13 @@
 #include <linux/sysfs.h>
 #include <linux/timekeeping.h>
 
+#include <latency_hist/compat.h>
+
 #define LH_MAX_DELAY_US		100000	/* 100 ms: longest section we spin */
 #define LH_MAX_COUNT		100000	/* sections per trigger */
 #define LH_MAX_GAP_US		1000000	/* 1 s between sections */
+#define LH_MAX_PRAECOX		1000	/* past-due sleepers per write */
+#define LH_PRAECOX_PAST_NS	(50 * NSEC_PER_MSEC)	/* how far in the past */
 /*
  * Identical clock reads in a row after which a section gives up: a clock
  * that does not move with interrupts off (the jiffies clocksource) must not
@@ -73,12 +93,14 @@ enum lh_mode {
 	LH_MODE_PREEMPT,
 	LH_MODE_IRQ,
 	LH_MODE_PREEMPTIRQ,
+	LH_MODE_HARDIRQ,
 };
 
 static const char * const lh_mode_names[] = {
 	[LH_MODE_PREEMPT]	= "preempt",
 	[LH_MODE_IRQ]		= "irq",
 	[LH_MODE_PREEMPTIRQ]	= "preemptirq",
+	[LH_MODE_HARDIRQ]	= "hardirq",
 };
 
 /* An unsigned parameter with the range its setter accepts. */
@@ -95,6 +117,7 @@ struct lh_uint_param {
 static int lh_cpu;
 static enum lh_mode lh_mode = LH_MODE_IRQ;
 static bool lh_nested;
+static bool lh_busy_gap;
 static struct lh_uint_param lh_delay_us = {
 	.val = 100, .min = 1, .max = LH_MAX_DELAY_US,
 };
@@ -117,11 +140,22 @@ static bool lh_ready;
 /* trigger=1 given at load time; init runs it. */
 static bool lh_trigger_at_load;
 
+/*
+ * hardirq mode: the timer whose callback is the section (runs are
+ * serialised, so one is enough), how long it spins, whether it ran, and
+ * what its spin returned. Set up at init, cancelled at exit.
+ */
+static struct hrtimer lh_hardirq_timer;
+static u64 lh_hardirq_delay_ns;
+static atomic_t lh_hardirq_fired;
+static int lh_hardirq_err;
+
 /* One run, shared by the trigger writer (owner, on its stack) and the kthread. */
 struct lh_run {
 	int cpu;
 	enum lh_mode mode;
 	bool nested;
+	bool busy_gap;
 	u64 delay_ns;
 	unsigned int count;
 	unsigned int gap_us;
@@ -200,6 +234,43 @@ static int lh_section(const struct lh_run *run)
 	return ret;
 }
 
+/* lh_hardirq_fn - hardirq mode: the section is this timer interrupt */
+static enum hrtimer_restart lh_hardirq_fn(struct hrtimer *timer)
+{
+	lh_hardirq_err = lh_spin_ns(READ_ONCE(lh_hardirq_delay_ns));
+	/* Release: the kthread reads lh_hardirq_err after it sees this. */
+	atomic_set_release(&lh_hardirq_fired, 1);
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * lh_hardirq_section - hardirq mode: arm the timer @gap_us ahead and wait
+ * until its callback has run, asleep or toggling preemption
+ */
+static int lh_hardirq_section(struct lh_run *run, unsigned int gap_us)
+{
+	WRITE_ONCE(lh_hardirq_delay_ns, run->delay_ns);
+	atomic_set(&lh_hardirq_fired, 0);
+	hrtimer_start(&lh_hardirq_timer,
+		      ns_to_ktime((u64)gap_us * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	while (!atomic_read_acquire(&lh_hardirq_fired)) {
+		if (kthread_should_stop()) {
+			hrtimer_cancel(&lh_hardirq_timer);
+			return -EINTR;
+		}
+		if (run->busy_gap) {
+			/* each pair is one outermost preempt-off section */
+			preempt_disable();
+			preempt_enable();
+			cpu_relax();
+		} else {
+			usleep_range(100, 200);
+		}
+	}
+	return lh_hardirq_err;
+}
+
 /*
  * lh_gap_of - the sleep after section @i: @gap_us plus a multiplicative
  * hash of @i spread over 0..@gap_spread_us, the same for every run
@@ -218,6 +289,14 @@ static int lh_load_thread(void *data)
 	unsigned int i, gap_us;
 
 	for (i = 0; i < run->count && !kthread_should_stop(); i++) {
+		if (run->mode == LH_MODE_HARDIRQ) {
+			/* the gap comes before each section: the timer's delay */
+			run->err = lh_hardirq_section(run, lh_gap_of(run, i));
+			if (run->err)
+				break;
+			run->nr_done++;
+			continue;
+		}
 		run->err = lh_section(run);
 		if (run->err)
 			break;
@@ -249,6 +328,7 @@ static int lh_run(void)
 		.cpu = lh_cpu,
 		.mode = lh_mode,
 		.nested = lh_nested,
+		.busy_gap = lh_busy_gap,
 		.delay_ns = (u64)lh_delay_us.val * NSEC_PER_USEC,
 		.count = lh_count.val,
 		.gap_us = lh_gap_us.val,
@@ -276,6 +356,58 @@ static int lh_run(void)
 	lh_sections_done += run.nr_done;
 	return ret ? ret : run.err;
 }
+
+/*
+ * lh_praecox_cancel - arm @n sleeper timers with an expiry in the past and
+ * cancel each before it fires: interrupts are off on this CPU, so the timer
+ * interrupt the arming programs cannot run first
+ */
+static int lh_praecox_cancel(unsigned int n)
+{
+	struct hrtimer_sleeper sl;
+	unsigned long flags;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		ktime_t past = ktime_sub_ns(ktime_get(), LH_PRAECOX_PAST_NS);
+
+		lh_hrtimer_sleeper_on_stack(&sl);
+		hrtimer_set_expires(&sl.timer, past);
+		local_irq_save(flags);
+		hrtimer_sleeper_start_expires(&sl, HRTIMER_MODE_ABS_PINNED);
+		ret = hrtimer_try_to_cancel(&sl.timer);
+		local_irq_restore(flags);
+		/* Not cancelled: it fired elsewhere; it must be done before reuse. */
+		if (ret != 1)
+			hrtimer_cancel(&sl.timer);
+		destroy_hrtimer_on_stack(&sl.timer);
+		if (ret != 1) {
+			pr_err("praecox_cancel: sleeper %u fired before it could be cancelled\n",
+			       i);
+			return -EAGAIN;
+		}
+	}
+	return 0;
+}
+
+/* lh_praecox_cancel_set - praecox_cancel=N: arm and cancel N past-due sleepers */
+static int lh_praecox_cancel_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+
+	if (kstrtouint(val, 0, &n) || !n || n > LH_MAX_PRAECOX) {
+		pr_err("praecox_cancel: want a count in 1..%u\n", LH_MAX_PRAECOX);
+		return -EINVAL;
+	}
+	if (!lh_ready)
+		return -EBUSY;
+	return lh_praecox_cancel(n);
+}
+
+static const struct kernel_param_ops lh_praecox_cancel_ops = {
+	.set = lh_praecox_cancel_set,
+};
 
 /* lh_uint_param_set - parse an unsigned parameter and check its range */
 static int lh_uint_param_set(const char *val, const struct kernel_param *kp)
@@ -325,13 +457,13 @@ static const struct kernel_param_ops lh_cpu_param_ops = {
 	.get = param_get_int,
 };
 
-/* lh_mode_param_set - accept "preempt", "irq" or "preemptirq" */
+/* lh_mode_param_set - accept "preempt", "irq", "preemptirq" or "hardirq" */
 static int lh_mode_param_set(const char *val, const struct kernel_param *kp)
 {
 	int mode = sysfs_match_string(lh_mode_names, val);
 
 	if (mode < 0) {
-		pr_err("mode: want preempt, irq or preemptirq\n");
+		pr_err("mode: want preempt, irq, preemptirq or hardirq\n");
 		return -EINVAL;
 	}
 	lh_mode = mode;
@@ -385,9 +517,11 @@ static const struct kernel_param_ops lh_readonly_ulong_ops = {
 module_param_cb(cpu, &lh_cpu_param_ops, &lh_cpu, 0644);
 MODULE_PARM_DESC(cpu, "CPU the sections run on (0 default)");
 module_param_cb(mode, &lh_mode_param_ops, NULL, 0644);
-MODULE_PARM_DESC(mode, "What a section disables: preempt, irq or preemptirq (irq default)");
+MODULE_PARM_DESC(mode, "What a section disables: preempt, irq or preemptirq; or hardirq: a timer interrupt (irq default)");
 module_param_named(nested, lh_nested, bool, 0644);
 MODULE_PARM_DESC(nested, "Disable once more halfway through each section (0 default)");
+module_param_named(busy_gap, lh_busy_gap, bool, 0644);
+MODULE_PARM_DESC(busy_gap, "hardirq mode: toggle preemption in a loop until each interrupt, instead of sleeping (0 default)");
 module_param_cb(delay_us, &lh_uint_param_ops, &lh_delay_us, 0644);
 MODULE_PARM_DESC(delay_us, "Length of each section in microseconds, 1..100000 (100 us default)");
 module_param_cb(count, &lh_uint_param_ops, &lh_count, 0644);
@@ -400,12 +534,16 @@ module_param_cb(trigger, &lh_trigger_ops, NULL, 0200);
 MODULE_PARM_DESC(trigger, "Write 1 to run the sections; returns when they are done");
 module_param_cb(sections_done, &lh_readonly_ulong_ops, &lh_sections_done, 0444);
 MODULE_PARM_DESC(sections_done, "Sections completed since load (read-only)");
+module_param_cb(praecox_cancel, &lh_praecox_cancel_ops, NULL, 0200);
+MODULE_PARM_DESC(praecox_cancel, "Write N: arm N sleeper timers 50 ms past due and cancel each before it fires");
 
 /* lh_load_test_init - run the load-time trigger, if any, and open for triggers */
 static int __init lh_load_test_init(void)
 {
 	int ret = 0;
 
+	lh_hrtimer_setup(&lh_hardirq_timer, lh_hardirq_fn, CLOCK_MONOTONIC,
+			 HRTIMER_MODE_REL_PINNED_HARD);
 	kernel_param_lock(THIS_MODULE);
 	if (lh_trigger_at_load)
 		ret = lh_run();
@@ -414,9 +552,13 @@ static int __init lh_load_test_init(void)
 	return ret;
 }
 
-/* lh_load_test_exit - nothing to undo: no run outlives its trigger write */
+/*
+ * lh_load_test_exit - no run outlives its trigger write, and a run waits for
+ * every timer it arms or cancels it: the cancel is for symmetry only
+ */
 static void __exit lh_load_test_exit(void)
 {
+	hrtimer_cancel(&lh_hardirq_timer);
 }
 
 module_init(lh_load_test_init);

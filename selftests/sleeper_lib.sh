@@ -27,8 +27,10 @@ SL_RC=			# its exit status after sl_wait
 SL_LOADTEST=		# set when this test loaded lh_load_test
 SL_LT_PID=		# the background lh_load_test run of sl_go_under_sections
 SL_LT_PARAMS=/sys/module/lh_load_test/parameters
+SL_PROBETEST=		# set when this test loaded lh_probe_test
+SL_PT_PARAMS=/sys/module/lh_probe_test/parameters
 
-# sl_cleanup - EXIT trap part: stop our sleeper, unload our lh_load_test
+# sl_cleanup - EXIT trap part: stop our sleeper, unload our test modules
 sl_cleanup()
 {
 	if [ -n "$SL_PID" ]; then
@@ -41,6 +43,10 @@ sl_cleanup()
 	if [ -n "$SL_LOADTEST" ]; then
 		rmmod lh_load_test 2>/dev/null
 		SL_LOADTEST=
+	fi
+	if [ -n "$SL_PROBETEST" ]; then
+		rmmod lh_probe_test 2>/dev/null
+		SL_PROBETEST=
 	fi
 }
 
@@ -384,4 +390,69 @@ sl_is_rt_kernel()
 	*PREEMPT_RT*) return 0 ;;
 	esac
 	return 1
+}
+
+# sl_check_invariants SAME_INTERVAL - what every wakeup and timer test must
+# leave true (Documentation/latency_hist.rst, "What a sample means"); call
+# inside a case, it reports through lh_err. It turns every switch off, then:
+#  - no wakeup/ (exclusive) max record names a culprit that outranks its
+#    victim: a real-time culprit (printed prio >= 0, which is 99 - the
+#    kernel prio) with a higher printed prio than the victim's;
+#  - on every CPU, each max_latency-CPUx value equals the "#Maximum
+#    latency" of that type's CPUx ("(none)" goes with "<undef>");
+#  - with SAME_INTERVAL = 1 (the test enabled wakeup and timerandwakeup for
+#    the same interval and filtered one thread), wakeup/CPUx and
+#    timerandwakeup/CPUx hold the same number of samples.
+# The rows-and-totals identity of every CPUx file is checked by lh_readcheck
+# in stress_races.sh and by the format tests.
+sl_check_invariants()
+{
+	lh_disable_all
+	for SL_C in $SL_CPUS; do
+		if sl_maxrec wakeup "$SL_C" && [ -z "$MR_NONE" ] &&
+			[ "$MR_CPRIO" -ge 0 ] && [ "$MR_CPRIO" -gt "$MR_VPRIO" ]; then
+			lh_err "wakeup/max_latency-CPU$SL_C: culprit $MR_CPID ($MR_CCOMM, prio $MR_CPRIO) outranks victim $MR_VPID ($MR_VCOMM, prio $MR_VPRIO): '$MR_LINE'"
+		fi
+		for SL_H in wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup; do
+			[ -r "$LH_DIR/$SL_H/max_latency-CPU$SL_C" ] || continue
+			SL_M=$(sl_hist_max "$SL_H" "$SL_C")
+			if ! sl_maxrec "$SL_H" "$SL_C"; then
+				lh_err "$SL_H/max_latency-CPU$SL_C does not parse: '$MR_LINE'"
+			elif [ -n "$MR_NONE" ]; then
+				[ "$SL_M" = "<undef>" ] ||
+					lh_err "$SL_H/max_latency-CPU$SL_C is (none), CPU$SL_C's maximum is $SL_M"
+			elif [ "$MR_LAT" != "$SL_M" ]; then
+				lh_err "$SL_H/max_latency-CPU$SL_C holds $MR_LAT us, CPU$SL_C's maximum is $SL_M"
+			fi
+		done
+		if [ "$1" = 1 ] && [ "$(sl_total wakeup "$SL_C")" != "$(sl_total timerandwakeup "$SL_C")" ]; then
+			lh_err "CPU$SL_C: wakeup/ holds $(sl_total wakeup "$SL_C") samples, timerandwakeup/ $(sl_total timerandwakeup "$SL_C"), enabled over the same interval"
+		fi
+	done
+}
+
+# sl_probetest_load CPU - insmod lh_probe_test (next to lh_load_test.ko) with
+# its wakees on CPU; sets SL_PT_A and SL_PT_B to their tids. Returns 1 (the
+# caller skips) if it was not built, bails if it does not load.
+sl_probetest_load()
+{
+	SL_PT_KO=${LH_LOAD_TEST_MODULE:+${LH_LOAD_TEST_MODULE%/*}/lh_probe_test.ko}
+	[ -n "$SL_PT_KO" ] && [ -r "$SL_PT_KO" ] || return 1
+	insmod "$SL_PT_KO" cpu="$1" || lh_bail "cannot load lh_probe_test cpu=$1"
+	SL_PROBETEST=1
+	SL_PT_A=$(cat "$SL_PT_PARAMS/tid_a")
+	SL_PT_B=$(cat "$SL_PT_PARAMS/tid_b")
+}
+
+# sl_probetest_run SCENARIO - run one of lh_probe_test's event sequences
+sl_probetest_run()
+{
+	echo "$1" >"$SL_PT_PARAMS/run" || lh_err "lh_probe_test: run=$1 failed"
+}
+
+# sl_probetest_unload - rmmod lh_probe_test
+sl_probetest_unload()
+{
+	rmmod lh_probe_test || lh_err "cannot unload lh_probe_test"
+	SL_PROBETEST=
 }

@@ -23,7 +23,12 @@
 #     every such expiry beats the thread to sleep (seen on 6.1 non-RT: the
 #     forced clock event fires before schedule()), none is counted, which is
 #     the RT patch's rule; then case 2 is skipped, and says so, rather than
-#     passed: case 1 alone proves nothing there.
+#     passed: case 1 alone proves nothing there;
+#  3. after lh_load_test armed and cancelled PRAECOX = 70 sleepers with an
+#     expiry in the past (more than latency_hist's table of arming times
+#     holds), the run of case 1 again measures from the arming time: the
+#     cancelled timers, which never expire, must not hold the table;
+#  4. the invariants of every timer test (sleeper_lib.sh).
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -32,35 +37,43 @@ LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 L=30
 PAST=500000
 LIMIT=$((PAST / 2))
+PRAECOX=70	# cancelled past-armed sleepers: more than latency_hist keeps at once
 H=missed_timer_offsets
 
 sl_setup
 [ -x "$LH_BINDIR/timer_fd" ] || lh_skip_all "timer_fd is not built (make -C selftests)"
-lh_plan 3
+lh_plan 5
 lh_load_or_bail
 lh_available $H || lh_skip_all "missed_timer_offsets is not available here"
 
-sl_start_bin "$LH_BINDIR/timer_fd" "$LH_TMP/tf" -m past -a $PAST -g 10000 -c 1 -p 80 -l $L ||
-	lh_bail "timer_fd -m past did not start"
-tid=$SL_TID
-sl_filter $H "$tid"
-sl_reset $H
-sl_enable $H
+# past_run - run timer_fd -m past under the pid filter; fail the case if a
+# stale expiry was measured; sets total (samples counted)
+past_run()
+{
+	sl_start_bin "$LH_BINDIR/timer_fd" "$LH_TMP/tf" -m past -a $PAST -g 10000 -c 1 -p 80 -l $L ||
+		lh_bail "timer_fd -m past did not start"
+	tid=$SL_TID
+	sl_filter $H "$tid"
+	sl_reset $H
+	sl_enable $H
+	sl_go
+	sl_wait
+	lh_expect_write_ok "$LH_DIR/enable/$H" 0
+	lh_diag "$(grep '^done' "$LH_TMP/tf")"
+	sl_show_totals $H
+	sl_show_maxrecs $H
+	total=$(sl_total_all $H)
+	for c in $SL_CPUS; do
+		m=$(sl_hist_max $H "$c")
+		[ "$m" = "<undef>" ] || [ "$m" -lt $LIMIT ] ||
+			lh_err "$H/CPU$c maximum $m us for a timer armed $PAST us in the past: the stale expiry was measured"
+		o=$(sl_over $H "$c")
+		[ "$o" = 0 ] || lh_diag "$H/CPU$c has $o samples >= 10240 us (below $LIMIT us: emulation stalls, not stale expiries)"
+	done
+}
+
 lh_case_begin
-sl_go
-sl_wait
-lh_expect_write_ok "$LH_DIR/enable/$H" 0
-lh_diag "$(grep '^done' "$LH_TMP/tf")"
-sl_show_totals $H
-sl_show_maxrecs $H
-total=$(sl_total_all $H)
-for c in $SL_CPUS; do
-	m=$(sl_hist_max $H "$c")
-	[ "$m" = "<undef>" ] || [ "$m" -lt $LIMIT ] ||
-		lh_err "$H/CPU$c maximum $m us for a timer armed $PAST us in the past: the stale expiry was measured"
-	o=$(sl_over $H "$c")
-	[ "$o" = 0 ] || lh_diag "$H/CPU$c has $o samples >= 10240 us (below $LIMIT us: emulation stalls, not stale expiries)"
-done
+past_run
 lh_case_end no_stale_offset_from_a_past_expiry
 
 if [ "$total" -ge 1 ]; then
@@ -69,6 +82,31 @@ else
 	lh_skip past_expiries_were_measured \
 		"no past-armed expiry was counted in $L tries: each fired before its thread slept (the interrupted task is the sleeper itself, which the RT patch's rule does not count)"
 fi
+
+# Cancelled past-armed sleepers (a signal right after an overrun) must not
+# fill the table of arming times: after PRAECOX of them, more than it holds,
+# the next ones are still measured from their arming time.
+lh_case_begin
+if ! sl_loadtest_load; then
+	lh_skip cancelled_past_armed_sleepers_are_forgotten "lh_load_test is not available"
+else
+	# enabled from here into the run: disabling empties the table
+	sl_enable $H
+	echo $PRAECOX >"$SL_LT_PARAMS/praecox_cancel" ||
+		lh_err "lh_load_test praecox_cancel=$PRAECOX failed"
+	sl_loadtest_unload
+	past_run
+	if [ "$LH_ERRS" = 0 ] && [ "$total" = 0 ]; then
+		lh_skip cancelled_past_armed_sleepers_are_forgotten \
+			"no past-armed expiry was counted after the cancelled ones (see past_expiries_were_measured)"
+	else
+		lh_case_end cancelled_past_armed_sleepers_are_forgotten
+	fi
+fi
+
+lh_case_begin
+sl_check_invariants 0
+lh_case_end invariants_hold
 
 lh_unload_or_bail
 lh_case_dmesg_clean

@@ -50,7 +50,7 @@ H=missed_timer_offsets
 sl_setup
 [ -n "${LH_LOAD_TEST_MODULE:-}" ] && [ -r "$LH_LOAD_TEST_MODULE" ] ||
 	lh_skip_all "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
-lh_plan 4
+lh_plan 5
 lh_load_or_bail
 lh_available $H || lh_skip_all "missed_timer_offsets is not available here"
 sl_loadtest_load cpu=1 mode=irq delay_us=$N count=$SECTIONS gap_us=$GAP ||
@@ -144,6 +144,10 @@ nw=$(sl_total_all wakeup)
 [ "$ntw" = "$nw" ] && [ "$ntw" -gt 0 ] ||
 	lh_err "timerandwakeup holds $ntw samples, wakeup/ $nw: expected one per exclusive wakeup"
 lh_case_end timerandwakeup_adds_the_offset_of_the_same_task
+
+lh_case_begin
+sl_check_invariants 1
+lh_case_end invariants_hold
 
 sl_loadtest_unload
 lh_unload_or_bail

@@ -25,7 +25,7 @@ H=missed_timer_offsets
 
 sl_setup
 [ -x "$LH_BINDIR/timer_fd" ] || lh_skip_all "timer_fd is not built (make -C selftests)"
-lh_plan 4
+lh_plan 5
 lh_load_or_bail
 lh_available $H || lh_skip_all "missed_timer_offsets is not available here"
 
@@ -65,6 +65,10 @@ run nanosleep
 sl_in_range "$mto" $((L - 1)) $((L + 1)) ||
 	lh_err "$H holds $mto samples of the nanosleep control, expected $L +-1"
 lh_case_end nanosleep_control_is_counted
+
+lh_case_begin
+sl_check_invariants 0
+lh_case_end invariants_hold
 
 lh_unload_or_bail
 lh_case_dmesg_clean

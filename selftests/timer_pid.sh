@@ -32,7 +32,7 @@ PRIO=80
 H=missed_timer_offsets
 
 sl_setup
-lh_plan 4
+lh_plan 5
 lh_load_or_bail
 lh_available $H || lh_skip_all "missed_timer_offsets is not available here"
 
@@ -90,6 +90,10 @@ else
 	lh_err "$H/max_latency-CPU1 has no record: '$MR_LINE'"
 fi
 lh_case_end max_record_names_the_sleeper
+
+lh_case_begin
+sl_check_invariants 0
+lh_case_end invariants_hold
 
 lh_unload_or_bail
 lh_case_dmesg_clean

@@ -27,7 +27,7 @@ L=30
 PERIOD=10000
 
 sl_setup
-lh_plan 4
+lh_plan 5
 lh_load_or_bail
 E=$LH_DIR/enable
 lh_available missed_timer_offsets && lh_available timerandwakeup ||
@@ -129,6 +129,10 @@ lh_expect_write_ok "$LH_SYSMOD/parameters/reset" missed_timer_offsets
 expect_empty missed_timer_offsets
 lh_disable_all
 lh_case_end reset_clears_samples_and_max_records
+
+lh_case_begin
+sl_check_invariants 0
+lh_case_end invariants_hold
 
 lh_unload_or_bail
 lh_case_dmesg_clean

@@ -27,7 +27,7 @@ L=100
 PERIOD=20000
 
 sl_setup
-lh_plan 3
+lh_plan 4
 lh_load_or_bail
 
 # run N - filter on the Nth thread (1: FIFO 80, 2: FIFO 90); sets tid, ov
@@ -71,6 +71,10 @@ else
 	lh_err "wakeup/max_latency-CPU1 has no record: '$MR_LINE'"
 fi
 lh_case_end the_task_that_runs_first_gets_every_sample
+
+lh_case_begin
+sl_check_invariants 0
+lh_case_end invariants_hold
 
 lh_unload_or_bail
 lh_case_dmesg_clean

@@ -48,7 +48,7 @@ PRIO=80
 sl_setup
 [ -n "${LH_LOAD_TEST_MODULE:-}" ] && [ -r "$LH_LOAD_TEST_MODULE" ] ||
 	lh_skip_all "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
-lh_plan 3
+lh_plan 4
 lh_load_or_bail
 sl_loadtest_load cpu=1 mode=preempt delay_us=$N count=$SECTIONS gap_us=$GAP ||
 	lh_bail "lh_load_test not available"
@@ -120,6 +120,10 @@ else
 	[ "$MR_LAT" = "$m" ] || lh_err "record latency $MR_LAT != histogram maximum $m"
 fi
 [ -n "$noise" ] || lh_case_end max_record_blames_lh_load_test
+
+lh_case_begin
+sl_check_invariants 0
+lh_case_end invariants_hold
 
 sl_loadtest_unload
 lh_unload_or_bail

@@ -29,7 +29,7 @@ HISTS="wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup"
 SWITCHES="wakeup missed_timer_offsets timerandwakeup"
 
 sl_setup
-lh_plan 4
+lh_plan 5
 
 # all_samples - samples over all CPUs of the four histograms
 all_samples()
@@ -109,5 +109,11 @@ wait "$SL_PID"
 SL_PID=
 lh_case_end unload_while_enabled
 
+lh_load_or_bail
+lh_case_begin
+sl_check_invariants 0
+lh_case_end invariants_hold
+
+lh_unload_or_bail
 lh_case_dmesg_clean
 lh_finished

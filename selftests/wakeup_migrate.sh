@@ -45,7 +45,7 @@ BOUND=$((N / 2))
 SECTIONS=$(((60000 + L * PERIOD) / 11000 + 4))
 
 sl_setup
-lh_plan 3
+lh_plan 4
 lh_load_or_bail
 
 # run WITH_LOAD - one pid-filtered migrating run; sets tid, mig, total, and
@@ -114,6 +114,10 @@ if sl_loadtest_load cpu=1 mode=preempt delay_us=$N count=$SECTIONS \
 else
 	lh_skip delay_on_the_target_cpu_is_filed_there "LH_LOAD_TEST_MODULE is not set"
 fi
+
+lh_case_begin
+sl_check_invariants 0
+lh_case_end invariants_hold
 
 lh_unload_or_bail
 lh_case_dmesg_clean

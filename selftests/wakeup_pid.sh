@@ -25,7 +25,7 @@ PERIOD=10000	# us: longer than any emulation stall, so no overrun
 PRIO=73
 
 sl_setup
-lh_plan 5
+lh_plan 6
 lh_load_or_bail
 
 lh_case_begin
@@ -88,6 +88,10 @@ for h in wakeup wakeup/sharedprio; do
 		lh_err "$h/CPU1 maximum $m us > the sleeper's own worst lateness $own_max us"
 done
 lh_case_end wakeup_latency_never_exceeds_the_sleepers_own_lateness
+
+lh_case_begin
+sl_check_invariants 0
+lh_case_end invariants_hold
 
 lh_unload_or_bail
 lh_case_dmesg_clean

@@ -27,7 +27,7 @@ L=100
 PERIOD=10000
 
 sl_setup
-lh_plan 3
+lh_plan 4
 lh_load_or_bail
 
 # run FILTER - one run of a SCHED_OTHER sleeper on CPU 1
@@ -84,6 +84,10 @@ else
 	lh_err "$h/max_latency-CPU1 has no record: '$MR_LINE'"
 fi
 lh_case_end sched_other_followed_under_pid_filter
+
+lh_case_begin
+sl_check_invariants 0
+lh_case_end invariants_hold
 
 lh_unload_or_bail
 lh_case_dmesg_clean

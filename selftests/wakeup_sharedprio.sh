@@ -34,7 +34,7 @@ PERIOD=20000
 PRIO=80
 
 sl_setup
-lh_plan 3
+lh_plan 4
 lh_load_or_bail
 
 # run NTHREADS FILTER - one run on CPU 1; FILTER 1 sets wakeup/pid to thread 1
@@ -99,6 +99,10 @@ if [ "$ov" = 0 ]; then
 	done
 fi
 lh_case_end unfiltered_twins_move_samples_to_sharedprio
+
+lh_case_begin
+sl_check_invariants 0
+lh_case_end invariants_hold
 
 lh_unload_or_bail
 lh_case_dmesg_clean

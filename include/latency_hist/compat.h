@@ -80,4 +80,28 @@ static inline void lh_hrtimer_sleeper_on_stack(struct hrtimer_sleeper *sl)
 #endif
 }
 
+/**
+ * lh_hrtimer_setup() - initialise an hrtimer with its callback
+ * @timer:    the timer
+ * @function: its callback
+ * @clock_id: the clock it runs on
+ * @mode:     its mode
+ *
+ * hrtimer_setup() replaced hrtimer_init() and the assignment of the
+ * callback in 6.13. Used by the test-load module.
+ *
+ * Context: process context.
+ */
+static inline void lh_hrtimer_setup(struct hrtimer *timer,
+				    enum hrtimer_restart (*function)(struct hrtimer *),
+				    clockid_t clock_id, enum hrtimer_mode mode)
+{
+#ifdef LH_HAVE_HRTIMER_SETUP
+	hrtimer_setup(timer, function, clock_id, mode);
+#else
+	hrtimer_init(timer, clock_id, mode);
+	timer->function = function;
+#endif
+}
+
 #endif /* LH_COMPAT_H */

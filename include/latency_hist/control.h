@@ -11,6 +11,7 @@
 #ifndef LH_CONTROL_H
 #define LH_CONTROL_H
 
+#include <asm/barrier.h>
 #include <linux/compiler.h>
 #include <linux/types.h>
 
@@ -90,11 +91,17 @@ extern s64 lh_stop_us[LH_NR_HISTS];
  * lh_switch_enabled() - is a switch on right now?
  * @sw: the switch
  *
+ * A probe that sees a switch on may use its histograms at once: the flag is
+ * read with acquire, and set with release after the histograms are
+ * published (lh_switch_on_locked()), so on a weakly ordered CPU the
+ * histogram pointer cannot be read as it was before the flag went on.
+ *
  * Context: any.
  */
 static inline bool lh_switch_enabled(enum lh_switch_id sw)
 {
-	return READ_ONCE(lh_switch_on[sw]);
+	/* Pairs with smp_store_release() in lh_switch_on_locked(). */
+	return smp_load_acquire(&lh_switch_on[sw]);
 }
 
 /**

@@ -14,8 +14,18 @@
  *    from its own copy of the buckets, so they always agree with the rows it
  *    prints (sum of rows + below + above == total, min <= mean <= max).
  *  - Out-of-range samples and the max record are rare; they live under a
- *    per-CPU raw spinlock (never a global one), which readers take only to
- *    copy them.
+ *    per-CPU arch spinlock (never a global one), which readers take only to
+ *    copy them. It is an arch_spinlock_t taken with raw interrupt
+ *    disabling, not a raw_spinlock_t: the critical-section probes call the
+ *    engine with interrupts off behind lockdep's back (preemptirq.c), where
+ *    a traced irqsave/irqrestore pair would leave lockdep and the preemptirq
+ *    tracepoints believing interrupts stayed off. It is held for a few
+ *    stores and never nests.
+ *  - A reset stops recording into the histogram, waits for the probes in
+ *    flight, empties it and lets recording go on (lh_hist_cpu_reset_begin()
+ *    and _end()): every sample is wholly before it or wholly after it, and
+ *    the max record never names a sample the rows do not hold. Samples of
+ *    the few milliseconds a reset takes are not recorded.
  *  - Readers never pause recording.
  *
  * This file and hist.c/hist_print.c build in user space too (selftests/unit),
@@ -25,6 +35,7 @@
 #ifndef LH_HIST_H
 #define LH_HIST_H
 
+#include <asm/barrier.h>
 #include <linux/atomic.h>
 #include <linux/limits.h>
 #include <linux/sched.h>
@@ -68,9 +79,10 @@ struct lh_max_record {
  */
 struct lh_hist_cpu {
 	atomic64_t *buckets;
+	bool resetting;		/* no recording: a reset is emptying the histogram */
 	/* @max_us mirrors @max.latency_us for a lockless "is it a new max?" test */
 	s64 max_us;
-	raw_spinlock_t lock;	/* guards @below, @above, @max and writes of @max_us */
+	arch_spinlock_t lock;	/* guards the rest, and writes of @max_us */
 	struct lh_oor below;
 	struct lh_oor above;
 	struct lh_max_record max;
@@ -83,13 +95,21 @@ struct lh_hist_snapshot {
 	struct lh_oor above;
 };
 
-/* struct lh_hist_stats - what the header lines of a CPUx file show */
+/*
+ * struct lh_hist_stats - what the header lines of a CPUx file show
+ * @mean_us:  truncated toward zero, as the RT patch did
+ * @mean_cus: the mean in hundredths of a microsecond, rounded to nearest
+ *            (ties away from zero)
+ * Both means are exact for any count that fits in 64 bits: the sum of the
+ * samples is never formed (it would overflow at about 2^63 / 10240
+ * samples), each bucket's share is divided by the total separately.
+ */
 struct lh_hist_stats {
 	u64 nr_samples;
 	s64 min_us;
 	s64 max_us;
-	s64 mean_us;		/* truncated toward zero, as the RT patch did */
-	s64 sum_us;		/* of every sample, out-of-range ones included */
+	s64 mean_us;
+	s64 mean_cus;
 };
 
 /* The percentiles of a summary line, in ten-thousandths (q = 0.5 ... 0.9999). */
@@ -101,20 +121,18 @@ struct lh_hist_stats {
 /*
  * struct lh_hist_summary - what one line of a summary file shows
  * @pct_us: the bucket of each percentile, or LH_PCT_BELOW / LH_PCT_ABOVE
- * @mean_cus: the mean in hundredths of a microsecond, rounded to nearest
- *            (ties away from zero)
  * The rest as in struct lh_hist_stats; all meaningful only if nr_samples > 0.
  */
 struct lh_hist_summary {
 	struct lh_hist_stats stats;
-	s64 mean_cus;
 	long pct_us[LH_NR_PCTS];
 	u64 nr_below;
 	u64 nr_above;
 };
 
 void lh_hist_cpu_init(struct lh_hist_cpu *h);
-void lh_hist_cpu_reset(struct lh_hist_cpu *h);
+void lh_hist_cpu_reset_begin(struct lh_hist_cpu *h);
+void lh_hist_cpu_reset_end(struct lh_hist_cpu *h);
 void lh_hist_record_oor(struct lh_hist_cpu *h, s64 lat_us);
 void lh_hist_record_max(struct lh_hist_cpu *h, const struct lh_max_record *rec);
 void lh_hist_snapshot(struct lh_hist_cpu *h, struct lh_hist_snapshot *snap);
@@ -136,15 +154,21 @@ void lh_hist_summarize(const struct lh_hist_snapshot *snap,
  * counts each instruction of the wakeup path).
  *
  * Context: any, including hard interrupt and preemptible probe context.
- * Takes the per-CPU raw lock only for a sample outside 0..10239 us.
+ * Takes the per-CPU lock only for a sample outside 0..10239 us.
+ * Return: false if a reset is emptying @h: the sample is not recorded, and
+ * must not become a max record either.
  */
-static inline void lh_hist_record(struct lh_hist_cpu *h, s64 lat_us)
+static inline bool lh_hist_record(struct lh_hist_cpu *h, s64 lat_us)
 {
+	/* Pairs with smp_store_release() in lh_hist_cpu_reset_end(). */
+	if (unlikely(smp_load_acquire(&h->resetting)))
+		return false;
 	if (likely(lat_us >= 0 && lat_us < LH_NR_BUCKETS)) {
 		atomic64_inc(&h->buckets[lat_us]);
-		return;
+		return true;
 	}
 	lh_hist_record_oor(h, lat_us);
+	return true;
 }
 
 /**

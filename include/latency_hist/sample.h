@@ -42,8 +42,8 @@ static __always_inline void lh_sample_record(enum lh_hist_id id, int cpu,
 {
 	struct lh_hist_cpu *h = lh_hist_cpu(id, cpu);
 
-	lh_hist_record(h, lat_us);
-	if (unlikely(lh_hist_beats_max(h, lat_us)))
+	if (lh_hist_record(h, lat_us) &&
+	    unlikely(lh_hist_beats_max(h, lat_us)))
 		lh_sample_record_max(h, lat_us, timeroffset_us, victim,
 				     culprit, now_ns);
 	lh_sample_out(id, cpu, lat_us, timeroffset_us, victim, culprit);

@@ -6,19 +6,35 @@
 #define LH_TIMER_H
 
 #include <linux/compiler.h>
+#include <linux/hrtimer.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/types.h>
 
-/* struct lh_timer_offset - a missed offset waiting for its wakeup */
+#define LH_TIMER_OFFSET_SLOTS	2	/* a soft expiry and a hard one inside it */
+
+/*
+ * struct lh_timer_offset - a missed offset waiting for its wakeup
+ * @timer: the timer whose callback will make the wakeup; NULL: free
+ */
 struct lh_timer_offset {
+	struct hrtimer *timer;
 	struct task_struct *task;	/* identity only: never dereferenced */
 	pid_t pid;
 	s64 offset_us;
 };
 
-/* Written and read only by the owning CPU with interrupts off. */
-DECLARE_PER_CPU(struct lh_timer_offset, lh_timer_offsets);
+/* struct lh_timer_offset_cpu - the offsets of the expiries running on one CPU */
+struct lh_timer_offset_cpu {
+	struct lh_timer_offset slot[LH_TIMER_OFFSET_SLOTS];
+};
+
+/*
+ * Written and read only by the owning CPU with interrupts off: a slot is
+ * filled in the expiry probe, taken by the wakeup the timer's callback
+ * makes, and freed in the exit probe of the same timer (see timer.c).
+ */
+DECLARE_PER_CPU(struct lh_timer_offset_cpu, lh_timer_offsets);
 
 /**
  * lh_timer_offset_take() - the missed timer offset that woke @p, if any
@@ -33,12 +49,18 @@ DECLARE_PER_CPU(struct lh_timer_offset, lh_timer_offsets);
  */
 static __always_inline s64 lh_timer_offset_take(struct task_struct *p)
 {
-	struct lh_timer_offset *off = raw_cpu_ptr(&lh_timer_offsets);
+	struct lh_timer_offset_cpu *oc = raw_cpu_ptr(&lh_timer_offsets);
+	int i;
 
-	if (READ_ONCE(off->task) != p || off->pid != p->pid)
-		return 0;
-	WRITE_ONCE(off->task, NULL);
-	return off->offset_us;
+	for (i = 0; i < LH_TIMER_OFFSET_SLOTS; i++) {
+		struct lh_timer_offset *off = &oc->slot[i];
+
+		if (off->timer && off->task == p && off->pid == p->pid) {
+			off->timer = NULL;
+			return off->offset_us;
+		}
+	}
+	return 0;
 }
 
 #endif /* LH_TIMER_H */

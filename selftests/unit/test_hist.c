@@ -42,6 +42,13 @@ static struct lh_hist_cpu *new_hist(void)
 	return h;
 }
 
+/* reset_hist - a reset with no probe in flight: begin, then end */
+static void reset_hist(struct lh_hist_cpu *h)
+{
+	lh_hist_cpu_reset_begin(h);
+	lh_hist_cpu_reset_end(h);
+}
+
 /* free_hist - release what new_hist() allocated */
 static void free_hist(struct lh_hist_cpu *h)
 {
@@ -160,19 +167,19 @@ static void test_stats(void)
 	check(s.nr_samples == 3 && s.min_us == 3 && s.max_us == 10 && s.mean_us == 6,
 	      "min 3, max 10, mean 6 of {3,5,10}");
 
-	lh_hist_cpu_reset(h);
+	reset_hist(h);
 	lh_hist_record(h, 1);
 	lh_hist_record(h, 2);
 	check(stats_of(h).mean_us == 1, "mean of {1,2} truncates to 1");
 
-	lh_hist_cpu_reset(h);
+	reset_hist(h);
 	lh_hist_record(h, -3);
 	lh_hist_record(h, 0);
 	s = stats_of(h);
 	check(s.mean_us == -1 && s.min_us == -3 && s.max_us == 0,
 	      "mean of {-3,0} truncates toward zero to -1; min counts below-range samples");
 
-	lh_hist_cpu_reset(h);
+	reset_hist(h);
 	lh_hist_record(h, 5);
 	lh_hist_record(h, 20000);
 	s = stats_of(h);
@@ -182,13 +189,13 @@ static void test_stats(void)
 	      strstr(header_of(h), "#Average latency: 10002 microseconds\n") &&
 	      strstr(header_of(h), "#Total samples: 2\n"), "header shows them");
 
-	lh_hist_cpu_reset(h);
+	reset_hist(h);
 	lh_hist_record(h, 30000);
 	lh_hist_record(h, 12000);
 	s = stats_of(h);
 	check(s.min_us == 12000 && s.max_us == 30000, "only above-range samples: min and max from them");
 
-	lh_hist_cpu_reset(h);
+	reset_hist(h);
 	lh_hist_record(h, -7);
 	s = stats_of(h);
 	check(s.min_us == -7 && s.max_us == -7 && s.mean_us == -7, "only a below-range sample");
@@ -207,7 +214,7 @@ static void test_reset(void)
 	lh_hist_record(h, -2);
 	lh_hist_record(h, 99999);
 	lh_hist_record_max(h, &rec);
-	lh_hist_cpu_reset(h);
+	reset_hist(h);
 	text = render(h, &len);
 	check(!strncmp(text, empty_header, strlen(empty_header)), "reset gives the empty header");
 	lh_hist_get_max(h, &rec);
@@ -261,6 +268,42 @@ static void test_max_record(void)
 	check(!strcmp(print_max(&got),
 		      "77 1 487 (0) bad?comm? <- 0 -21 swapper/0 1.000000\n"),
 	      "a greater latency replaces it; timestamp rounds to the microsecond; control chars masked");
+
+	/* UTF-8 "caf\u00e9/\u00fc": bytes >= 0x80 pass whatever the signedness of char */
+	strcpy(rec.victim.comm, "caf\xc3\xa9/\xc3\xbc");
+	rec.latency_us = 488;
+	lh_hist_record_max(h, &rec);
+	lh_hist_get_max(h, &got);
+	check(!strcmp(print_max(&got),
+		      "77 1 488 (0) caf\xc3\xa9/\xc3\xbc <- 0 -21 swapper/0 1.000000\n"),
+	      "comm bytes from 0x80 up print as they are, as on every architecture");
+	free_hist(h);
+}
+
+/*
+ * test_reset_race - between the two halves of a reset (the kernel waits for
+ * the probes in flight there) a sample is not recorded at all: neither in
+ * the rows nor as a max record, so no record names a sample the rows lost
+ */
+static void test_reset_race(void)
+{
+	struct lh_hist_cpu *h = new_hist();
+	struct lh_max_record rec = { .valid = true, .latency_us = 500 };
+	struct lh_max_record got;
+
+	lh_hist_record(h, 7);
+	lh_hist_cpu_reset_begin(h);
+	check(!lh_hist_record(h, 500) && !lh_hist_record(h, 20000),
+	      "no sample is recorded while a reset is under way");
+	lh_hist_cpu_reset_end(h);
+	lh_hist_get_max(h, &got);
+	check(!got.valid && stats_of(h).nr_samples == 0,
+	      "the reset empties what came before it; nothing of the samples during it remains");
+	check(lh_hist_record(h, 500), "after the reset samples are recorded again");
+	lh_hist_record_max(h, &rec);
+	lh_hist_get_max(h, &got);
+	check(got.valid && got.latency_us == 500 && stats_of(h).max_us == 500,
+	      "and their max record matches the rows");
 	free_hist(h);
 }
 
@@ -338,7 +381,7 @@ static void test_summary(void)
 	free(line);
 
 	/* 10000 samples: 9990 at 5 us, 9 at 700 us, 1 at 9000 us */
-	lh_hist_cpu_reset(h);
+	reset_hist(h);
 	for (i = 0; i < 9990; i++)
 		lh_hist_record(h, 5);
 	for (i = 0; i < 9; i++)
@@ -351,7 +394,7 @@ static void test_summary(void)
 	free(line);
 
 	/* out of range: 1 below, 2 in range, 1 above; means round half away */
-	lh_hist_cpu_reset(h);
+	reset_hist(h);
 	lh_hist_record(h, -3);
 	lh_hist_record(h, 2);
 	lh_hist_record(h, 2);
@@ -361,7 +404,7 @@ static void test_summary(void)
 	check(!strcmp(line, "0 4 -3 2561.50 2 >=10240 >=10240 >=10240 >=10240 10245 1 1\n"),
 	      "summary: ranks past the buckets print >=10240");
 	free(line);
-	lh_hist_cpu_reset(h);
+	reset_hist(h);
 	lh_hist_record(h, -3);
 	lh_hist_record(h, -1);
 	lh_hist_record(h, 4);
@@ -372,7 +415,7 @@ static void test_summary(void)
 	free(line);
 
 	/* merge: "all" of two CPUs is the summary of the union */
-	lh_hist_cpu_reset(h);
+	reset_hist(h);
 	for (i = 1; i <= 50; i++)
 		lh_hist_record(h, i);
 	for (i = 51; i <= 100; i++)
@@ -389,6 +432,41 @@ static void test_summary(void)
 	free(line);
 	free_hist(h);
 	free_hist(h2);
+}
+
+/*
+ * huge_summary - the summary line of @n samples: all but n / 1000 at 5 us,
+ * the rest at 9000 us (0.1 %: p99.99 lies among them)
+ */
+static char *huge_summary(u64 n)
+{
+	static struct lh_hist_snapshot snap;
+
+	lh_hist_snapshot_clear(&snap);
+	snap.counts[5] = n - n / 1000;
+	snap.counts[9000] = n / 1000;
+	return summary_of(&snap, "all");
+}
+
+/*
+ * test_huge_counts - weeks of irqsoff on a large machine: the rank
+ * N * q wrapped above 1.8e15 samples and put p99.99 at 5 us
+ */
+static void test_huge_counts(void)
+{
+	char *line;
+
+	/* mean = (5 * 1998e12 + 9000 * 2e12) / 2e15 = 13.995 */
+	line = huge_summary(2000000000000000ULL);
+	check(!strcmp(line, "all 2000000000000000 5 14.00 5 5 5 5 9000 9000 0 0\n"),
+	      "summary: 2e15 samples, p99.99 is 9000 and the mean is exact");
+	free(line);
+
+	/* 2^63: n / 1000 = 9223372036854775; mean 5 + 8995 * 9223372036854775 / 2^63 */
+	line = huge_summary(1ULL << 63);
+	check(!strcmp(line, "all 9223372036854775808 5 13.99 5 5 5 5 9000 9000 0 0\n"),
+	      "summary: 2^63 samples, percentiles and mean do not wrap");
+	free(line);
 }
 
 /*
@@ -425,9 +503,11 @@ int main(void)
 	test_stats();
 	test_reset();
 	test_max_record();
+	test_reset_race();
 	test_concurrency();
 	test_summary();
 	test_wide_counts();
+	test_huge_counts();
 	printf("1..%d\n", nr_test);
 	printf("unit: %d passed, %d failed\n", nr_passed, nr_failed);
 	return nr_failed ? 1 : 0;

@@ -10,4 +10,14 @@ static inline u64 div_u64_rem(u64 a, u32 b, u32 *rem)
 	*rem = a % b;
 	return a / b;
 }
+static inline u64 div64_u64_rem(u64 a, u64 b, u64 *rem)
+{
+	*rem = a % b;
+	return a / b;
+}
+/* floor(a * mul / div); the kernel's x86-64 version is mulq + divq */
+static inline u64 mul_u64_u64_div_u64(u64 a, u64 mul, u64 div)
+{
+	return (u64)((unsigned __int128)a * mul / div);
+}
 #endif

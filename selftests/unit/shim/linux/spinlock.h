@@ -3,9 +3,11 @@
 #define LH_SHIM_SPINLOCK_H
 #include <pthread.h>
 
-typedef pthread_mutex_t raw_spinlock_t;
+#include <linux/irqflags.h>
 
-#define raw_spin_lock_init(l)			pthread_mutex_init((l), NULL)
-#define raw_spin_lock_irqsave(l, flags)		((void)(flags), pthread_mutex_lock(l))
-#define raw_spin_unlock_irqrestore(l, flags)	((void)(flags), pthread_mutex_unlock(l))
+typedef pthread_mutex_t arch_spinlock_t;
+
+#define __ARCH_SPIN_LOCK_UNLOCKED	PTHREAD_MUTEX_INITIALIZER
+#define arch_spin_lock(l)		pthread_mutex_lock(l)
+#define arch_spin_unlock(l)		pthread_mutex_unlock(l)
 #endif

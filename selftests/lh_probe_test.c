@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lh_probe_test - call latency_hist's probes with made-up events, for the
+ * selftests of orderings a real workload cannot be made to produce on cue
+ *
+ * Some defects need events in an exact order: a hard sleeper timer whose
+ * expiry nests in a soft one's callback window, or a wakeup whose waking and
+ * switch-in straddle a restart of the counters. This module calls every
+ * probe attached to the scheduler and hrtimer tracepoints (whoever attached
+ * it) with the arguments the kernel would pass, in the order a scenario
+ * names, the way bench/lh_probe_bench.c does for timing.
+ *
+ * At load it creates two kthreads on @cpu that never run before unload:
+ * "lh_probe_a" (SCHED_FIFO 50) and "lh_probe_b" (SCHED_FIFO 1), the wakees
+ * of the scenarios; their thread ids are in tid_a and tid_b. A scenario is
+ * run by writing its name to run; it runs in a kthread bound to @cpu (the
+ * SCHED_OTHER task the probes see as current), with interrupts off, and the
+ * write returns when it is done:
+ *
+ *   nested_expiry  hrtimer_expire_entry of a sleeper of A that is 5 ms late
+ *                  (a soft expiry), inside its callback window the
+ *                  expire_entry of a sleeper of B 3 ms late (a hard expiry
+ *                  nesting in it), the waking of B, B's expire_exit, the
+ *                  waking of A, A's expire_exit, then A switched in and
+ *                  out: timerandwakeup must file A with its own 5 ms offset
+ *   waking_a       the waking of A on @cpu (its wakeup and counter window
+ *                  start here)
+ *   switch_in_a    A switched in and out again on @cpu
+ *
+ *   insmod lh_probe_test.ko cpu=1; cat /sys/module/lh_probe_test/parameters/tid_a
+ *   echo nested_expiry > /sys/module/lh_probe_test/parameters/run
+ *
+ * WARNING: the events are made up; the histograms hold them afterwards.
+ * Load it only in a test machine.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/err.h>
+#include <linux/hrtimer.h>
+#include <linux/irqflags.h>
+#include <linux/kernel.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+
+#include <latency_hist/compat.h>
+
+#include "lh_bench_tp.h"
+
+#define LH_PT_LATE_A_NS	(5 * NSEC_PER_MSEC)	/* the outer (soft) expiry */
+#define LH_PT_LATE_B_NS	(3 * NSEC_PER_MSEC)	/* the nested (hard) expiry */
+
+typedef void (*lh_task_fn)(void *data, struct task_struct *p);
+typedef void (*lh_switch_fn)(void *data, bool preempt,
+			     struct task_struct *prev,
+			     struct task_struct *next,
+			     unsigned int prev_state);
+typedef void (*lh_entry_fn)(void *data, struct hrtimer *timer,
+			    LH_EXPIRE_ENTRY_NOW_ARG);
+typedef void (*lh_exit_fn)(void *data, struct hrtimer *timer);
+
+enum lh_pt_tp_id {
+	LH_PT_WAKING,
+	LH_PT_SWITCH,
+	LH_PT_ENTRY,
+	LH_PT_EXIT,
+	LH_PT_NR_TPS
+};
+
+static const char *const lh_pt_tp_names[LH_PT_NR_TPS] = {
+	[LH_PT_WAKING]	= "sched_waking",
+	[LH_PT_SWITCH]	= "sched_switch",
+	[LH_PT_ENTRY]	= "hrtimer_expire_entry",
+	[LH_PT_EXIT]	= "hrtimer_expire_exit",
+};
+
+/* Set at init, read-only after. */
+static int lh_pt_cpu;
+static struct tracepoint *lh_pt_tps[LH_PT_NR_TPS];
+static struct task_struct *lh_pt_a, *lh_pt_b;
+static int lh_pt_tid_a, lh_pt_tid_b;
+
+/* struct lh_pt_run - one scenario run, on the writer's stack */
+struct lh_pt_run {
+	void (*fn)(void);
+	struct completion done;
+};
+
+/* lh_pt_waking - the waking of @p on this CPU */
+static void lh_pt_waking(struct task_struct *p)
+{
+	LH_CALL_PROBES(lh_pt_tps[LH_PT_WAKING], lh_task_fn, p);
+}
+
+/*
+ * lh_pt_switch_in - @p switched in, then the CPU back to current (prev must
+ * be current for the sched_switch trace event, which checks it)
+ */
+static void lh_pt_switch_in(struct task_struct *p)
+{
+	LH_CALL_PROBES(lh_pt_tps[LH_PT_SWITCH], lh_switch_fn, false, current,
+		       p, TASK_RUNNING);
+	LH_CALL_PROBES(lh_pt_tps[LH_PT_SWITCH], lh_switch_fn, false, current,
+		       current, TASK_RUNNING);
+}
+
+/* lh_pt_entry - hrtimer_expire_entry of @sl, which is @late_ns late now */
+static void lh_pt_entry(struct hrtimer_sleeper *sl, ktime_t now, u64 late_ns)
+{
+	hrtimer_set_expires(&sl->timer, ktime_sub_ns(now, late_ns));
+	LH_CALL_PROBES(lh_pt_tps[LH_PT_ENTRY], lh_entry_fn, &sl->timer,
+		       lh_now_arg(now));
+}
+
+/* lh_pt_exit - hrtimer_expire_exit of @sl */
+static void lh_pt_exit(struct hrtimer_sleeper *sl)
+{
+	LH_CALL_PROBES(lh_pt_tps[LH_PT_EXIT], lh_exit_fn, &sl->timer);
+}
+
+/* lh_pt_nested_expiry - a hard expiry (B) inside a soft one's window (A) */
+static void lh_pt_nested_expiry(void)
+{
+	struct hrtimer_sleeper sa, sb;
+	ktime_t now = ktime_get();
+
+	lh_hrtimer_sleeper_on_stack(&sa);
+	lh_hrtimer_sleeper_on_stack(&sb);
+	sa.task = lh_pt_a;
+	sb.task = lh_pt_b;
+
+	lh_pt_entry(&sa, now, LH_PT_LATE_A_NS);
+	lh_pt_entry(&sb, now, LH_PT_LATE_B_NS);
+	lh_pt_waking(lh_pt_b);
+	lh_pt_exit(&sb);
+	lh_pt_waking(lh_pt_a);
+	lh_pt_exit(&sa);
+	lh_pt_switch_in(lh_pt_a);
+
+	sa.task = NULL;
+	sb.task = NULL;
+	destroy_hrtimer_on_stack(&sa.timer);
+	destroy_hrtimer_on_stack(&sb.timer);
+}
+
+/* lh_pt_waking_a - the waking of A alone */
+static void lh_pt_waking_a(void)
+{
+	lh_pt_waking(lh_pt_a);
+}
+
+/* lh_pt_switch_in_a - A switched in alone */
+static void lh_pt_switch_in_a(void)
+{
+	lh_pt_switch_in(lh_pt_a);
+}
+
+/* struct lh_pt_scenario - a name for run, and what it calls */
+struct lh_pt_scenario {
+	const char *name;
+	void (*fn)(void);
+};
+
+static const struct lh_pt_scenario lh_pt_scenarios[] = {
+	{ "nested_expiry",	lh_pt_nested_expiry },
+	{ "waking_a",		lh_pt_waking_a },
+	{ "switch_in_a",	lh_pt_switch_in_a },
+};
+
+/* lh_pt_runner - kthread on @cpu: one scenario, interrupts off */
+static int lh_pt_runner(void *data)
+{
+	struct lh_pt_run *run = data;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	run->fn();
+	local_irq_restore(flags);
+	complete(&run->done);
+	return 0;
+}
+
+/* lh_pt_run_set - run=NAME: run a scenario on @cpu and wait for it */
+static int lh_pt_run_set(const char *val, const struct kernel_param *kp)
+{
+	struct lh_pt_run run;
+	struct task_struct *t;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(lh_pt_scenarios); i++) {
+		if (sysfs_streq(val, lh_pt_scenarios[i].name))
+			break;
+	}
+	if (i == ARRAY_SIZE(lh_pt_scenarios)) {
+		pr_err("run: want nested_expiry, waking_a or switch_in_a\n");
+		return -EINVAL;
+	}
+	if (!lh_pt_a)
+		return -EBUSY;	/* a load-time run=: not set up yet */
+	if (!cpu_online(lh_pt_cpu))
+		return -ENODEV;
+
+	run.fn = lh_pt_scenarios[i].fn;
+	init_completion(&run.done);
+	t = kthread_create(lh_pt_runner, &run, "lh_probe_run");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	kthread_bind(t, lh_pt_cpu);
+	wake_up_process(t);
+	wait_for_completion(&run.done);
+	return 0;
+}
+
+static const struct kernel_param_ops lh_pt_run_ops = {
+	.set = lh_pt_run_set,
+};
+
+module_param_named(cpu, lh_pt_cpu, int, 0444);
+MODULE_PARM_DESC(cpu, "CPU of the wakees and the scenarios (load time; 0 default)");
+module_param_named(tid_a, lh_pt_tid_a, int, 0444);
+MODULE_PARM_DESC(tid_a, "Thread id of wakee A, SCHED_FIFO 50 (read-only)");
+module_param_named(tid_b, lh_pt_tid_b, int, 0444);
+MODULE_PARM_DESC(tid_b, "Thread id of wakee B, SCHED_FIFO 1 (read-only)");
+module_param_cb(run, &lh_pt_run_ops, NULL, 0200);
+MODULE_PARM_DESC(run, "Write a scenario name: nested_expiry, waking_a, switch_in_a");
+
+/* lh_pt_wakee_fn - a wakee's body: never runs before unload */
+static int lh_pt_wakee_fn(void *unused)
+{
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(MAX_SCHEDULE_TIMEOUT);
+	return 0;
+}
+
+/* lh_pt_wakee - create a wakee bound to @cpu, held until unload */
+static struct task_struct *lh_pt_wakee(const char *name, bool fifo_low)
+{
+	struct task_struct *t;
+
+	t = kthread_create(lh_pt_wakee_fn, NULL, "%s", name);
+	if (IS_ERR(t))
+		return t;
+	get_task_struct(t);
+	kthread_bind(t, lh_pt_cpu);
+	if (fifo_low)
+		sched_set_fifo_low(t);
+	else
+		sched_set_fifo(t);
+	return t;
+}
+
+/* lh_pt_wakee_stop - end a wakee of lh_pt_wakee() */
+static void lh_pt_wakee_stop(struct task_struct *t)
+{
+	kthread_stop(t);
+	put_task_struct(t);
+}
+
+/* lh_probe_test_init - find the tracepoints, create the wakees */
+static int __init lh_probe_test_init(void)
+{
+	struct task_struct *a, *b;
+	int i;
+
+	if (lh_pt_cpu < 0 || lh_pt_cpu >= nr_cpu_ids || !cpu_online(lh_pt_cpu)) {
+		pr_err("cpu: want an online CPU number\n");
+		return -EINVAL;
+	}
+	for (i = 0; i < LH_PT_NR_TPS; i++) {
+		lh_pt_tps[i] = lh_bench_tp(lh_pt_tp_names[i]);
+		if (!lh_pt_tps[i]) {
+			pr_err("tracepoint %s not found\n", lh_pt_tp_names[i]);
+			return -ENODEV;
+		}
+	}
+	a = lh_pt_wakee("lh_probe_a", false);
+	if (IS_ERR(a))
+		return PTR_ERR(a);
+	b = lh_pt_wakee("lh_probe_b", true);
+	if (IS_ERR(b)) {
+		lh_pt_wakee_stop(a);
+		return PTR_ERR(b);
+	}
+	lh_pt_tid_a = a->pid;
+	lh_pt_tid_b = b->pid;
+	lh_pt_b = b;
+	/* Last: a run write finds either no wakees or both. */
+	smp_store_release(&lh_pt_a, a);
+	return 0;
+}
+
+/* lh_probe_test_exit - end the wakees; no run outlives its write */
+static void __exit lh_probe_test_exit(void)
+{
+	lh_pt_wakee_stop(lh_pt_a);
+	lh_pt_wakee_stop(lh_pt_b);
+}
+
+module_init(lh_probe_test_init);
+module_exit(lh_probe_test_exit);
+MODULE_DESCRIPTION("Made-up event sequences for latency_hist's probes, for the selftests");
+MODULE_LICENSE("GPL");
