@@ -166,6 +166,15 @@ for d in lines[last + 1:]:
 EOF
 }
 
+# idle TYPE [CPU] - the records of an interval without samples: of CPU, or
+# of CPUs 0 and 1 and all
+idle()
+{
+	for I_C in ${2:-0 1 all}; do
+		printf '%s %s 0 null null null null null null null 0 0%s\n' "$1" "$I_C" "$([ "$I_C" != all ] || echo ' h=')"
+	done
+}
+
 # expect_read SERIES EXPECTED WHAT - err unless last_read prints EXPECTED
 expect_read()
 {
@@ -251,12 +260,10 @@ case_diffs()
 	spec_b | tree "$R"
 	step "$TMP/m"
 	expect_read "$TMP/m/series.jsonl" "wakeup 0 4 3 40 3 40 40 40 40 0 0 m=40/1234/rt sleeper<-a\"b
-wakeup 1 0 null null null null null null null 0 0
+$(idle wakeup 1)
 wakeup all 4 3 40 3 40 40 40 40 0 0 h=3:2,40:2
-wakeup/sharedprio 0 0 null null null null null null null 0 0
-wakeup/sharedprio 1 0 null null null null null null null 0 0
-wakeup/sharedprio all 0 null null null null null null null 0 0 h=
-missed_timer_offsets 0 0 null null null null null null null 0 0
+$(idle wakeup/sharedprio)
+$(idle missed_timer_offsets 0)
 missed_timer_offsets 1 3 <0 7 <0 7 7 7 7 2 0
 missed_timer_offsets all 3 <0 7 <0 7 7 7 7 2 0 h=7:1
 event stop reason=after 0 intervals (--count)" "A -> B"
@@ -344,23 +351,19 @@ case_max_record()
 	step "$TMP/m" --types wakeup --prom "$TMP/m.prom"
 	spec_c | tree "$R"
 	step "$TMP/m" --types wakeup --prom "$TMP/m.prom"
-	expect_read "$TMP/m/series.jsonl" "wakeup 0 0 null null null null null null null 0 0
+	expect_read "$TMP/m/series.jsonl" "$(idle wakeup 0)
 wakeup 1 1 >=10240 20000 >=10240 >=10240 >=10240 >=10240 >=10240 0 1 m=20000/1235/cyclictest<-lh_load_test
 wakeup all 1 >=10240 20000 >=10240 >=10240 >=10240 >=10240 >=10240 0 1 h=
-wakeup/sharedprio 0 0 null null null null null null null 0 0
-wakeup/sharedprio 1 0 null null null null null null null 0 0
-wakeup/sharedprio all 0 null null null null null null null 0 0 h=
+$(idle wakeup/sharedprio)
 event stop reason=after 0 intervals (--count)" "20000 us with a new record"
 	grep -q '^latency_hist_interval_max_latency_seconds{type="wakeup",cpu="1",host="[^"]*"} 0.020000$' "$TMP/m.prom" ||
 		err "prom: interval max of wakeup CPU 1 is not 0.02: $(grep 'interval_max.*wakeup",cpu="1"' "$TMP/m.prom")"
 	spec_d | tree "$R"
 	step "$TMP/m" --types wakeup --prom "$TMP/m.prom"
-	expect_read "$TMP/m/series.jsonl" "wakeup 0 0 null null null null null null null 0 0
+	expect_read "$TMP/m/series.jsonl" "$(idle wakeup 0)
 wakeup 1 1 >=10240 >=10240 >=10240 >=10240 >=10240 >=10240 >=10240 0 1
 wakeup all 1 >=10240 >=10240 >=10240 >=10240 >=10240 >=10240 >=10240 0 1 h=
-wakeup/sharedprio 0 0 null null null null null null null 0 0
-wakeup/sharedprio 1 0 null null null null null null null 0 0
-wakeup/sharedprio all 0 null null null null null null null 0 0 h=
+$(idle wakeup/sharedprio)
 event stop reason=after 0 intervals (--count)" "15000 us below the 20000 us record"
 	grep -q '^latency_hist_interval_max_latency_seconds{type="wakeup",cpu="1",host="[^"]*"} +Inf$' "$TMP/m.prom" ||
 		err "prom: interval max of an unknown >=10240 is not +Inf"
@@ -387,14 +390,10 @@ case_resets()
 	step "$TMP/m"
 	expect_read "$TMP/m/series.jsonl" "event baseline reason=counts went down: reset or module reload type=wakeup cpus=0,1
 wakeup 0 1 5 5 5 5 5 5 5 0 0 m=5/1234/rt sleeper<-swapper/0
-wakeup 1 0 null null null null null null null 0 0
+$(idle wakeup 1)
 wakeup all 1 5 5 5 5 5 5 5 0 0 h=5:1
-wakeup/sharedprio 0 0 null null null null null null null 0 0
-wakeup/sharedprio 1 0 null null null null null null null 0 0
-wakeup/sharedprio all 0 null null null null null null null 0 0 h=
-missed_timer_offsets 0 0 null null null null null null null 0 0
-missed_timer_offsets 1 0 null null null null null null null 0 0
-missed_timer_offsets all 0 null null null null null null null 0 0 h=
+$(idle wakeup/sharedprio)
+$(idle missed_timer_offsets)
 event stop reason=after 0 intervals (--count)" "a wakeup reset"
 	# a reset that more samples outgrew: the 3 us row went down
 	sed -e 's/^samples wakeup 0 .*/samples wakeup 0 4:9/' "$TMP/spec_e" | tree "$R"
@@ -417,12 +416,10 @@ event stop reason=after 0 intervals (--count)" "a wakeup reset"
 	step "$TMP/m"
 	expect_read "$TMP/m/series.jsonl" "event baseline reason=module reloaded
 wakeup 0 1 5 5 5 5 5 5 5 0 0 m=5/1234/rt sleeper<-swapper/0
-wakeup 1 0 null null null null null null null 0 0
+$(idle wakeup 1)
 wakeup all 1 5 5 5 5 5 5 5 0 0 h=5:1
-wakeup/sharedprio 0 0 null null null null null null null 0 0
-wakeup/sharedprio 1 0 null null null null null null null 0 0
-wakeup/sharedprio all 0 null null null null null null null 0 0 h=
-missed_timer_offsets 0 0 null null null null null null null 0 0
+$(idle wakeup/sharedprio)
+$(idle missed_timer_offsets 0)
 missed_timer_offsets 1 5 <0 7 <0 7 7 7 7 3 0
 missed_timer_offsets all 5 <0 7 <0 7 7 7 7 3 0 h=5:1,7:1
 event stop reason=after 0 intervals (--count)" "a reload"
