@@ -11,17 +11,20 @@
 # a SCHED_FIFO sleeper on CPU 1 (pid filter on it) wakes every 10 ms, and in
 # the middle of interval 2 lh_load_test holds preemption off on CPU 1 for
 # N = 30 ms. Then:
-#   - interval 2's CPU 1 record has the largest maximum of the three: at
-#     least N/2 (the wakeup due in the section waits >= N - 10 ms), above
-#     the 10240 us rows, so its value is the max record's, which names the
-#     sleeper as victim and lh_load_test as culprit; intervals 1 and 3
-#     stay below it (emulation noise is 0.7-8 ms; a noise sample >= 10240
-#     us that left the record alone shows as ">=10240", which cannot exceed
-#     the record, and is reported);
+#   - interval 2's CPU 1 record has a sample >= 10240 us (the wakeup due in
+#     the section waits >= N - 10 ms), and, unless the emulator alone made
+#     one as large (below), its maximum is at least N/2, above the 10240 us
+#     rows, so its value is the max record's, which names the sleeper as
+#     victim and lh_load_test as culprit, and intervals 1 and 3 stay below
+#     N/2. Emulation noise is 0.7-8 ms, but a loaded host once stalled the
+#     guest for 296 and 528 ms in intervals 1 and 3: when interval 1 or 3
+#     reaches N/2, or interval 2 exceeds N (more than the section causes),
+#     that part is skipped and says so;
 #   - nothing was reset: the histogram before the monitor keeps its
 #     samples, and the three intervals' records, row by row, add up to what
 #     the histogram gained (the sleeper runs only while the monitor does);
-#   - lh report names interval 2's maximum as the worst, lh plot
+#   - lh report's worst interval is the series' largest maximum (interval
+#     2's, rt_sleeper <- lh_load_test, without such noise), lh plot
 #     --over-time draws the series (with gnuplot), the --prom file carries
 #     the last interval's maximum.
 # A last case enables every available type and lets the monitor run three
@@ -159,36 +162,57 @@ tail -n 1 "$MON/series.jsonl" | grep -q '"event": "stop", "reason": "after 3 int
 lh_case_end monitor_runs_three_intervals
 
 # ---------------------------------------------------------------- interval 2
+# The section delays the wakeup due in it by >= N - PERIOD = 20 ms: interval
+# 2 has a sample >= 10240 us, whatever else happened. That it is interval
+# 2's maximum, from the max record, and no other interval's, is checked
+# unless the emulator alone made a latency that large: a maximum >= N/2 in
+# interval 1 or 3, or above N in interval 2 (more than the section can
+# cause), was seen on a loaded host (296 and 528 ms, swapper/1 the culprit).
 lh_case_begin
 m1=$(field "$(sed -n 1p "$LH_TMP/cpu1")" max_us)
 m2=$(field "$(sed -n 2p "$LH_TMP/cpu1")" max_us)
 m3=$(field "$(sed -n 3p "$LH_TMP/cpu1")" max_us)
 rec2=$(sed -n 2p "$LH_TMP/cpu1")
-lh_diag "wakeup CPU 1 interval maxima: $m1 / $m2 / $m3 us"
-case $m2 in
-"" | *[!0-9]*) lh_err "interval 2's maximum is '$m2', not a number from the max record" ;;
-*)
-	[ "$m2" -ge $BOUND ] || lh_err "interval 2's maximum $m2 us < $BOUND us with a $N us section"
-	sl_maxrec wakeup 1
-	[ "$MR_LAT" = "$m2" ] || lh_err "interval 2's maximum $m2 us is not the max record's $MR_LAT us"
-	case $rec2 in
-	*"\"max_latency\": {\"latency\": $m2, "*"\"victim\": {\"pid\": $tid, \"prio\": $PRIO, \"comm\": \"rt_sleeper\"}, \"culprit\": {"*"\"comm\": \"lh_load_test\"}"*) ;;
-	*) lh_err "interval 2's record does not carry the max record of rt_sleeper <- lh_load_test: $rec2" ;;
+above2=$(field "$rec2" above)
+lh_diag "wakeup CPU 1 interval maxima: $m1 / $m2 / $m3 us; interval 2 has $above2 samples >= 10240 us"
+[ "${above2:-0}" -ge 1 ] ||
+	lh_err "interval 2 has no sample >= 10240 us; its section delayed a wakeup by >= $((N - PERIOD)) us"
+noise=
+for i in 1 3; do
+	mi=
+	eval "mi=\$m$i"
+	case $mi in
+	null) ;;
+	">=10240") noise="${noise:+$noise; }interval $i: a maximum >= 10240 us" ;;
+	*[!0-9]*) lh_err "interval $i's maximum is '$mi'" ;;
+	*) [ "$mi" -lt $BOUND ] || noise="${noise:+$noise; }interval $i: a maximum of $mi us" ;;
 	esac
-	for i in 1 3; do
-		mi=; eval "mi=\$m$i"
-		case $mi in
-		null) ;;
-		">=10240") lh_diag "interval $i: a sample >= 10240 us that did not beat the max record (<= $m2 us)" ;;
-		*[!0-9]*) lh_err "interval $i's maximum is '$mi'" ;;
-		*) [ "$mi" -lt "$m2" ] || lh_err "interval $i's maximum $mi us is not below interval 2's $m2 us" ;;
-		esac
-	done
-	;;
+done
+case $m2 in
+*[!0-9]*) ;;
+*) [ "$m2" -le $N ] || noise="${noise:+$noise; }interval 2: $m2 us, more than a $N us section causes" ;;
 esac
-[ "$(field "$(sed -n 2p "$LH_TMP/all")" max_us)" = "$m2" ] ||
-	lh_err "interval 2 of all CPUs has maximum $(field "$(sed -n 2p "$LH_TMP/all")" max_us), not $m2"
-lh_case_end the_injected_maximum_is_in_interval_2_only
+if [ -z "$noise" ]; then
+	case $m2 in
+	"" | *[!0-9]*) lh_err "interval 2's maximum is '$m2', not a number from the max record" ;;
+	*)
+		[ "$m2" -ge $BOUND ] || lh_err "interval 2's maximum $m2 us < $BOUND us with a $N us section"
+		sl_maxrec wakeup 1
+		[ "$MR_LAT" = "$m2" ] || lh_err "interval 2's maximum $m2 us is not the max record's $MR_LAT us"
+		case $rec2 in
+		*"\"max_latency\": {\"latency\": $m2, "*"\"victim\": {\"pid\": $tid, \"prio\": $PRIO, \"comm\": \"rt_sleeper\"}, \"culprit\": {"*"\"comm\": \"lh_load_test\"}"*) ;;
+		*) lh_err "interval 2's record does not carry the max record of rt_sleeper <- lh_load_test: $rec2" ;;
+		esac
+		;;
+	esac
+	[ "$(field "$(sed -n 2p "$LH_TMP/all")" max_us)" = "$m2" ] ||
+		lh_err "interval 2 of all CPUs has maximum $(field "$(sed -n 2p "$LH_TMP/all")" max_us), not $m2"
+fi
+if [ "$LH_ERRS" -eq 0 ] && [ -n "$noise" ]; then
+	lh_skip the_injected_maximum_is_in_interval_2_only "emulation alone reached $BOUND us ($noise)"
+else
+	lh_case_end the_injected_maximum_is_in_interval_2_only
+fi
 
 # ---------------------------------------------------------------- no reset
 lh_case_begin
@@ -222,10 +246,21 @@ lh report "$MON" --top 1
 [ "$LH_RC" = 0 ] || lh_err "lh report exited $LH_RC: $(head -c 300 "$LH_TMP/err")"
 worst=$(sed -n '/^Worst intervals/{n;n;p;}' "$LH_TMP/out")
 lh_diag "lh report: $worst"
+# the worst interval of the report is the largest maximum of the series
+top=$(grep -v '"cpu": "all"\|"event"' "$MON/series.jsonl" | awk '{
+	s = $0; sub(/^.*"max_us": /, "", s); sub(/,.*/, "", s); v = s == "\">=10240\"" ? 10240 : s == "null" ? -2 : s + 0
+	if (v > best) { best = v; m = s; gsub(/"/, "", m); c = $0; sub(/^.*"cpu": "/, "", c); sub(/".*/, "", c) }
+} END { print m, c }')
 case $worst in
-*" $m2  wakeup "*" 1  "*" rt_sleeper/$tid <- lh_load_test/"*) ;;
-*) lh_err "lh report's worst interval is not interval 2's $m2 us on CPU 1: '$worst'" ;;
+"  "*" ${top% *}  wakeup "*" ${top#* }  "*) ;;
+*) lh_err "lh report's worst interval is not the series' largest maximum ($top): '$worst'" ;;
 esac
+if [ -z "$noise" ]; then
+	case $worst in
+	*" rt_sleeper/$tid <- lh_load_test/"*) ;;
+	*) lh_err "lh report's worst interval does not name rt_sleeper <- lh_load_test: '$worst'" ;;
+	esac
+fi
 days=$(sed -n '/^Per day/,$p' "$LH_TMP/out" | awk '$2 == "wakeup" { n += $3 } END { print n + 0 }')
 [ "$days" = "$sum" ] ||
 	lh_err "lh report's days hold $days wakeup samples, the records $sum: $(sed -n '/^Per day/,$p' "$LH_TMP/out" | tr '\n' '|')"
