@@ -28,7 +28,8 @@
 #      after the other in the order of their kernel lines, at nice 5)
 #   3. user-space test programs, if selftests/Makefile exists: `make -C selftests` (once, in the checkout)
 #   4. in the background: host unit tests (`make -C selftests/unit run`) and the host tests of
-#      scripts/lh (`sh selftests/lh_tool/test_lh.sh`); both print KTAP ending in a "# Totals:" line
+#      scripts/lh (`sh selftests/lh_tool/test_lh.sh`, `sh selftests/lh_tool/test_monitor.sh`); each
+#      prints KTAP ending in a "# Totals:" line
 #   5. per kernel, as a job (at most --jobs at once, in matrix order; a kernel built here starts once its
 #      build is done, before the packaged kernels still waiting), logging to build/logs/kernel-K.log:
 #      a. fetch it (scripts/kernels.sh: release R, KDIR) and copy the working tree to build/R/src
@@ -55,7 +56,8 @@
 # Exit status: 0 only if nothing failed and every kernel booted.
 # Logs: build/logs/kernel-K.log (everything of kernel K's job, guest output included),
 #   R.build.log, R.log (serial console), R.out (selftest output), R.dmesg, R.result, R.dkms.log;
-#   an extra boot writes R.NAME.{log,out,dmesg,result}; unit.log and lh_tool.log for the host tests.
+#   an extra boot writes R.NAME.{log,out,dmesg,result}; unit.log, lh_tool.log and lh_monitor.log for
+#   the host tests.
 # Host boot check: the installed linux-image-*/linux-headers-* packages, the listing of /boot and the
 #   /vmlinuz, /initrd.img links are recorded before the set-up and compared at the end: one test.
 # From any directory: a checkout under /tmp is shared into the guests (scripts/vm-run.sh); from a path
@@ -135,8 +137,9 @@ count_ktap() {
 	fi
 }
 
-# host_tests - run the host unit tests and the host tests of scripts/lh in a copy of the tree (the jobs
-# copy the checkout meanwhile); KTAP into unit.log, lh_tool.log
+# host_tests - run the host unit tests and the host tests of scripts/lh (its commands, and lh
+# monitor) in a copy of the tree (the jobs copy the checkout meanwhile); KTAP into unit.log,
+# lh_tool.log, lh_monitor.log
 host_tests() {
 	local src=$LH_BUILD/host/src
 	copy_tree "$src"
@@ -146,16 +149,22 @@ host_tests() {
 	if [ -f "$src/selftests/lh_tool/test_lh.sh" ]; then
 		sh "$src/selftests/lh_tool/test_lh.sh" > "$LH_LOGS/lh_tool.log" 2>&1 || true
 	fi
+	if [ -f "$src/selftests/lh_tool/test_monitor.sh" ]; then
+		sh "$src/selftests/lh_tool/test_monitor.sh" > "$LH_LOGS/lh_monitor.log" 2>&1 || true
+	fi
 }
 
 # count_host_tests - count what host_tests wrote, showing what did not pass
 count_host_tests() {
 	local log
-	for log in "$LH_LOGS/unit.log" "$LH_LOGS/lh_tool.log"; do
+	for log in "$LH_LOGS/unit.log" "$LH_LOGS/lh_tool.log" "$LH_LOGS/lh_monitor.log"; do
 		if [ -f "$log" ]; then grep -E '^not ok' "$log" | sed 's/^/    /' >&2 || true; fi
 	done
 	if [ -f "$LH_TOP/selftests/unit/Makefile" ]; then count_ktap "host unit tests" "$LH_LOGS/unit.log"; fi
 	if [ -f "$LH_TOP/selftests/lh_tool/test_lh.sh" ]; then count_ktap "lh tool host tests" "$LH_LOGS/lh_tool.log"; fi
+	if [ -f "$LH_TOP/selftests/lh_tool/test_monitor.sh" ]; then
+		count_ktap "lh monitor host tests" "$LH_LOGS/lh_monitor.log"
+	fi
 }
 
 # build_user_programs - build the selftests' user-space programs once, in the checkout
@@ -595,7 +604,7 @@ main() {
 	trap stop_background EXIT
 	start_kernel_builds "$kernels"
 	build_user_programs
-	log "host unit tests and host tests of scripts/lh in the background (build/logs/unit.log, lh_tool.log)"
+	log "host unit tests and host tests of scripts/lh in the background (build/logs/unit.log, lh_tool.log, lh_monitor.log)"
 	host_tests < /dev/null &
 	host_pid=$!
 	declare -gA order=()
