@@ -507,7 +507,7 @@ collect_job() {
 
 # kernel_ready - true if kernel K's job can start: not a kernel built here, or its build is done
 kernel_ready() {
-	lh_kernel_is_built_flavour "$1" || [ -e "$LH_JOBDIR/built-$1" ] || [ -z "${kbuild_pid:-}" ] ||
+	! lh_kernel_is_built_flavour "$1" || [ -e "$LH_JOBDIR/built-$1" ] || [ -z "${kbuild_pid:-}" ] ||
 		! kill -0 "$kbuild_pid" 2> /dev/null
 }
 
