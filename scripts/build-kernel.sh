@@ -262,7 +262,8 @@ main() {
 	pkg=$PKG
 	BPO_DIR=$KBUILD_ROOT/apt-$SUITE
 	[ -f "$LH_FRAGDIR/$CONFIG" ] || die "no fragment $LH_FRAGDIR/$CONFIG"
-	command -v gcc >/dev/null || die "gcc not found (run scripts/setup-host.sh)"
+	command -v gcc >/dev/null || die "gcc not found: run scripts/setup-host.sh"
+	command -v openssl >/dev/null || die "openssl (module signing keys) not found: run scripts/setup-host.sh"
 	mkdir -p "$KBUILD_ROOT"
 
 	# One build per NAME at a time; a second caller waits and then reuses the result.

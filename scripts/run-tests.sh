@@ -220,7 +220,8 @@ build_for_kernel() {
 # start_kernel_builds - build the kernels built from source in the background, one after the other
 # Building them takes about 20 minutes of one core; they start at once, at nice 5 (a guest's vCPU thread
 # wins when both want a core: a guest of a packaged kernel keeps about half a core busy, its tests
-# mostly sleep and wait, so two guests and a build share the two cores).
+# mostly sleep and wait, so two guests and a build share the two cores). Once a guest slot is free
+# and every kernel left waits for a build, run_jobs puts the builds back at nice 0.
 # A job's fetch of such a kernel reuses the finished build (a cached build returns at once); each
 # finished build leaves $LH_JOBDIR/built-NAME. Progress: build/logs/kbuild-NAME.log.
 start_kernel_builds() {
@@ -516,7 +517,7 @@ collect_job() {
 
 # kernel_ready - true if kernel K's job can start: not a kernel built here, or its build is done
 kernel_ready() {
-	lh_kernel_is_built_flavour "$1" || [ -e "$LH_JOBDIR/built-$1" ] || [ -z "${kbuild_pid:-}" ] ||
+	! lh_kernel_is_built_flavour "$1" || [ -e "$LH_JOBDIR/built-$1" ] || [ -z "${kbuild_pid:-}" ] ||
 		! kill -0 "$kbuild_pid" 2> /dev/null
 }
 
@@ -524,7 +525,7 @@ kernel_ready() {
 # built here goes first once its build is done (those take longest)
 run_jobs() {
 	local -a queue=() pids=() names=()
-	local k i n=0 running pid
+	local k i n=0 running pid kbuild_reniced=""
 	job_pids=()
 	for k in "$@"; do queue+=("$k"); done
 	while [ "${#queue[@]}" -gt 0 ] || [ "${#pids[@]}" -gt 0 ]; do
@@ -548,6 +549,12 @@ run_jobs() {
 			fi
 		fi
 		if [ -z "$k" ]; then
+			# A free slot and nothing ready: the rest waits for the builds, which get the CPU now.
+			if [ "$running" -lt "$jobs" ] && [ -z "$kbuild_reniced" ] && [ -n "${kbuild_pid:-}" ]; then
+				renice -n 0 -g "$kbuild_pid" > /dev/null 2>&1 || true
+				kbuild_reniced=1
+				log "nothing else to run: the kernel builds go on at nice 0"
+			fi
 			sleep 2
 			continue
 		fi

@@ -26,10 +26,11 @@ set -euo pipefail
 LH_PROG=setup-host.sh
 
 # Debian packages the rig, the build and the in-guest tests need. gcc-12 and pahole are what Debian's
-# headers packages depend on (their Makefiles call gcc-12; 6.12's make BTF for modules with pahole).
+# headers packages depend on (their Makefiles call gcc-12; 6.12's make BTF for modules with pahole);
+# openssl makes the module signing key of the kernels built with MODULE_SIG (6.12-preempt).
 LH_HOST_PACKAGES="qemu-system-x86 busybox-static cpio kmod xz-utils zstd gcc gcc-12 make libc6-dev bc flex bison
-libelf-dev libssl-dev pahole python3 debian-archive-keyring rt-tests trace-cmd linux-perf rtla sparse dkms gawk git tar
-coreutils util-linux gnuplot-nox"
+libelf-dev libssl-dev openssl pahole python3 debian-archive-keyring rt-tests trace-cmd linux-perf rtla sparse dkms gawk
+git tar coreutils util-linux gnuplot-nox"
 
 # apt_update - refresh apt's package lists; remember the first list it could not fetch in apt_failed
 apt_update() {
