@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck disable=SC2119 # lh_load_or_bail takes optional module parameters
 #
-# controls.sh - enable, pid and reset files do what INTERFACE.md says
+# controls.sh - enable, pid and reset files do what
+# Documentation/latency_hist.rst ("Controls") says
 #
 # Proves: enable files read 0 after load, 1 after any non-zero write ("1",
 # "5", "1\n") and 0 after "0"; enabling wakeup (available on every kernel)

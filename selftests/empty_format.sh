@@ -5,7 +5,7 @@
 # empty_format.sh - empty histograms are byte-compatible with PREEMPT_RT
 #
 # Proves: right after load every CPUx file of every histogram is, byte for
-# byte, the empty histogram of INTERFACE.md (7 header lines with <undef>,
+# byte, the empty histogram of Documentation/latency_hist.rst (7 header lines with <undef>,
 # then 10240 rows "%6ld\t%16llu\n"), also when read in small pieces; every
 # max_latency-CPUx reads "(none)"; the seed document's filter
 # grep -v " 0$" leaves only header lines (6: "#Total samples: 0" goes

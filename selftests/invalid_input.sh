@@ -5,8 +5,9 @@
 # invalid_input.sh - every malformed write is refused with EINVAL, changing nothing
 #
 # Proves, for every writable file (enable/*, */pid, */reset, */threshold): each invalid
-# input of INTERFACE.md fails with exactly EINVAL, and the file's value (for
-# reset: the histogram's data) is unchanged afterwards. The inputs: "abc",
+# input of Documentation/latency_hist.rst ("Controls") fails with exactly
+# EINVAL, and the file's value (for reset: the histogram's data) is unchanged
+# afterwards. The inputs: "abc",
 # "\n", "-1", "+1", " 1", "1x", "1 2", "1\n\n", "1\t", "1\0", "0x10", an
 # empty write, "18446744073709551616", 64 and 100 bytes of digits, a
 # 64-byte "0..01\n", a write at file offset 1, for pid files also

@@ -25,7 +25,7 @@
 # never called. Keep lh_err out of pipelines and $(...): a subshell cannot
 # count the error.
 #
-# Environment (see INTERFACE.md):
+# Environment (also in README.md, "Build and install on a real rig"):
 #   LH_MODULE            path of latency_hist.ko; unset: modprobe latency_hist
 #   LH_LOAD_TEST_MODULE  path of lh_load_test.ko (tests needing it SKIP if unset)
 #   LH_SELFTEST_DIR      directory holding the built helpers (lh_write, rt_sleeper);
@@ -657,7 +657,7 @@ lh_samples_sum()
 	awk '/^#Total samples: / { s += $3 } END { print s + 0 }' $(lh_cpu_files)
 }
 
-# lh_gen_empty_hist - print the empty CPUx histogram of INTERFACE.md
+# lh_gen_empty_hist - print the empty CPUx histogram (Documentation/latency_hist.rst, "File formats")
 lh_gen_empty_hist()
 {
 	awk -v n="$LH_BUCKETS" 'BEGIN {

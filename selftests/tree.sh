@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck disable=SC2119 # lh_load_or_bail takes optional module parameters
 #
-# tree.sh - after load, the debugfs tree is exactly the one of INTERFACE.md
+# tree.sh - after load, the debugfs tree is exactly the one of
+# Documentation/latency_hist.rst ("Where the files are")
 #
 # Proves: every file and directory exists with its exact name for every
 # possible CPU and nothing else does; every file is root-only (CPUx,
