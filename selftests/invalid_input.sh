@@ -17,6 +17,7 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 
 # zeros N - print N '0' characters
 zeros()
@@ -81,7 +82,7 @@ same_value()
 hist_heads()
 {
 	for c in $LH_CPUS; do
-		lh_hist_total "$LH_DIR/$1/CPU$c"
+		hl_file_total "$LH_DIR/$1/CPU$c"
 		if [ -e "$LH_DIR/$1/max_latency-CPU$c" ]; then
 			lh_value "$LH_DIR/$1/max_latency-CPU$c"
 			printf '%s\n' "$LH_VALUE"
@@ -123,7 +124,7 @@ printf '|4194305\n|4294967296\n' >>"$LH_TMP/bad.pid"
 lh_enable_available
 lh_activity
 lh_disable_all
-lh_diag "samples recorded: $(lh_samples_sum)"
+lh_diag "samples recorded: $(hl_samples_sum)"
 
 for e in $INDEP; do
 	lh_case_begin
@@ -172,7 +173,7 @@ for d in $LH_PID_DIRS; do
 	lh_case_end "${d}_pid_rejects_invalid_writes"
 done
 
-lh_gen_empty_hist >"$LH_TMP/empty"
+hl_empty_cpux >"$LH_TMP/empty"
 for hist in $LH_HISTS; do
 	lh_case_begin
 	heads_before=$(hist_heads "$hist")

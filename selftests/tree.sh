@@ -18,6 +18,7 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 
 # The documented types (Documentation/latency_hist.rst, "status"): name,
 # switch, needs, pid, max, counters, syscall_slow_path. The one place the
@@ -225,7 +226,7 @@ grep -iHE '0xffff|(^|[^0-9a-f])ffff[0-9a-f]{12}([^0-9a-f]|$)' \
 while IFS= read -r line; do
 	lh_err "looks like a kernel address: $line"
 done <"$LH_TMP/leaks"
-lh_diag "samples recorded during the scan: $(lh_samples_sum)"
+lh_diag "samples recorded during the scan: $(hl_samples_sum)"
 lh_case_end no_file_shows_a_kernel_address
 
 lh_unload_or_bail
