@@ -265,3 +265,16 @@ hl_check_invariants()
 		fi
 	done
 }
+
+# hl_finish_checked SAME_INTERVAL - the last cases of a wakeup or timer test:
+# the invariants (hl_check_invariants SAME_INTERVAL), the unload and a clean
+# dmesg; then the KTAP totals
+hl_finish_checked()
+{
+	lh_case_begin
+	hl_check_invariants "$1"
+	lh_case_end invariants_hold
+	lh_unload_or_bail
+	lh_case_dmesg_clean
+	lh_finished
+}

@@ -182,10 +182,4 @@ n=$(hl_total_all switchtime timerwakeupswitch)
 [ "$(hl_total_all wakeup)" -gt 0 ] || lh_err "switchtime off: the sleeper's 20 wakeups filed nothing in wakeup/ either"
 lh_case_end only_switchtime_slows_system_calls_and_files_nothing_while_off
 
-lh_case_begin
-hl_check_invariants 0
-lh_case_end invariants_hold
-
-lh_unload_or_bail
-lh_case_dmesg_clean
-lh_finished
+hl_finish_checked 0

@@ -67,10 +67,4 @@ lh_in_range "$mto" $((L - 1)) $((L + 1)) ||
 	lh_err "$H holds $mto samples of the nanosleep control, expected $L +-1"
 lh_case_end nanosleep_control_is_counted
 
-lh_case_begin
-hl_check_invariants 0
-lh_case_end invariants_hold
-
-lh_unload_or_bail
-lh_case_dmesg_clean
-lh_finished
+hl_finish_checked 0

@@ -123,10 +123,4 @@ expect_empty missed_timer_offsets
 lh_disable_all
 lh_case_end reset_clears_samples_and_max_records
 
-lh_case_begin
-hl_check_invariants 0
-lh_case_end invariants_hold
-
-lh_unload_or_bail
-lh_case_dmesg_clean
-lh_finished
+hl_finish_checked 0

@@ -176,10 +176,4 @@ hog_wait
 sl_wait
 blocked_check wait_behind_a_pi_boosted_owner_is_not_filed
 
-lh_case_begin
-hl_check_invariants 0
-lh_case_end invariants_hold
-
-lh_unload_or_bail
-lh_case_dmesg_clean
-lh_finished
+hl_finish_checked 0

@@ -101,10 +101,4 @@ else
 fi
 lh_case_end the_task_that_runs_first_gets_every_sample
 
-lh_case_begin
-hl_check_invariants 0
-lh_case_end invariants_hold
-
-lh_unload_or_bail
-lh_case_dmesg_clean
-lh_finished
+hl_finish_checked 0

@@ -111,10 +111,4 @@ SL_PID=
 lh_case_end unload_while_enabled
 
 lh_load_or_bail
-lh_case_begin
-hl_check_invariants 0
-lh_case_end invariants_hold
-
-lh_unload_or_bail
-lh_case_dmesg_clean
-lh_finished
+hl_finish_checked 0

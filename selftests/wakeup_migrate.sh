@@ -117,10 +117,4 @@ else
 	lh_skip delay_on_the_target_cpu_is_filed_there "LH_LOAD_TEST_MODULE is not set"
 fi
 
-lh_case_begin
-hl_check_invariants 0
-lh_case_end invariants_hold
-
-lh_unload_or_bail
-lh_case_dmesg_clean
-lh_finished
+hl_finish_checked 0

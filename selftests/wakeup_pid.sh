@@ -90,10 +90,4 @@ for h in wakeup wakeup/sharedprio; do
 done
 lh_case_end wakeup_latency_never_exceeds_the_sleepers_own_lateness
 
-lh_case_begin
-hl_check_invariants 0
-lh_case_end invariants_hold
-
-lh_unload_or_bail
-lh_case_dmesg_clean
-lh_finished
+hl_finish_checked 0
