@@ -317,10 +317,12 @@ select_tests() {
 	fi
 }
 
-# job_setting - print a setting of kernel K: the matrix line of the suite, else DEFAULT
+# job_setting - print a setting of kernel K: the matrix line of the suite, else the arch line of
+# its architecture, else DEFAULT
 job_setting() {
 	local v
 	v=$(lh_matrix_get "$suite" "$1" "$2")
+	[ -n "$v" ] || v=$(lh_matrix_get arch "$(lh_kernel_arch "$1")" "$2")
 	echo "${v:-$3}"
 }
 

@@ -44,7 +44,8 @@
 #   -serial file:NAME.log (ttyS0, console) -serial file:NAME.out (ttyS1, command output)
 #
 # Usage: vm-run.sh [options] KERNEL [--] COMMAND...
-#   KERNEL         flavour (6.1, 6.1-rt, 6.12, 6.12-rt), release, or kernel build tree (see kernels.sh)
+#   KERNEL         flavour (6.1, 6.1-rt, 6.12, 6.12-rt, 6.12-arm64, ...: scripts/matrix.conf), release, or
+#                  kernel build tree (see kernels.sh)
 #   COMMAND...     shell code run by /bin/sh in the guest (words are joined with spaces, as ssh does)
 # Options:
 #   --append STR   extra kernel command line (repeatable); the base is "console=TTY panic=-1 loglevel=4"
