@@ -19,8 +19,10 @@
 #     names it with priority 80 and a more important culprit or none.
 #  2. pid filter on the FIFO 90 thread, same program: L +-1 samples, all in
 #     wakeup/ (nothing of equal priority on the way; the FIFO 80 wakee is
-#     less important), and the max record names it with priority 90. This
-#     shows run 1 was overtaken by a thread it could see.
+#     less important), and the max record names it with priority 90; a
+#     sample in sharedprio/ only where a more important task (the stopper)
+#     ran first, which its max record shows. This shows run 1 was overtaken
+#     by a thread it could see.
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -75,7 +77,21 @@ excl=$(sl_total_all wakeup)
 shared=$(sl_total_all wakeup/sharedprio)
 sl_in_range "$excl" $((L - 1)) $((L + 1)) ||
 	lh_err "wakeup/ holds $excl samples of the FIFO 90 thread $tid, expected $L +-1"
-[ "$shared" = 0 ] || lh_err "sharedprio holds $shared samples of the FIFO 90 thread, expected 0"
+# A chosen wakee outranked by a more important task goes to sharedprio: on a
+# loaded host the stopper (migration/1, FIFO 99) sometimes runs first (seen
+# on 6.1: 1 of 100, 45 overruns). Such a sample names a culprit above 90;
+# one from a FIFO 80 or FIFO 90 task would not.
+[ "$shared" -le $((ov + 1)) ] ||
+	lh_err "sharedprio holds $shared samples of the FIFO 90 thread (overruns $ov), expected none"
+if [ "$shared" -gt 0 ]; then
+	sl_show_maxrecs wakeup/sharedprio
+	if sl_maxrec wakeup/sharedprio 1 && [ -z "$MR_NONE" ]; then
+		[ "$MR_VPID" = "$tid" ] && [ "$MR_CPRIO" -gt 90 ] ||
+			lh_err "sharedprio/max_latency-CPU1: '$MR_LINE': the FIFO 90 thread was not outranked"
+	else
+		lh_err "sharedprio holds $shared samples but no max record: '$MR_LINE'"
+	fi
+fi
 if sl_maxrec wakeup 1 && [ -z "$MR_NONE" ]; then
 	[ "$MR_VPID" = "$tid" ] || lh_err "wakeup/max_latency-CPU1 victim $MR_VPID, expected $tid"
 	[ "$MR_VPRIO" = 90 ] || lh_err "wakeup/max_latency-CPU1 priority $MR_VPRIO, expected 90"
