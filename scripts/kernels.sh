@@ -20,6 +20,14 @@
 #   newest SERIES VARIANT            linux-image-SERIES.N+deb12-VARIANT-unsigned linux-headers-SERIES.N+deb12-VARIANT
 # For "newest", N is the newest version for which both the image and the headers package exist.
 #
+# A kernel line with arch=ARCH (a Debian architecture other than this machine's, e.g. arm64) is looked up
+# and downloaded through a private apt state in $LH_CACHE/apt-ARCH/ (its own sources list, made from the
+# Debian archives this machine's apt uses, with the architectures "native + ARCH", its own lists and
+# cache; refreshed once a day, LH_APT_MAXAGE seconds): this machine's dpkg never learns of ARCH and
+# nothing of ARCH is installed. The headers of such a kernel depend on linux-kbuild, which is Multi-Arch:
+# foreign, so the private apt picks this machine's build of it: the unpacked tree builds modules for
+# ARCH with `make ARCH=... CROSS_COMPILE=...` (LH_KMAKE below; the matrix's arch line says which).
+#
 # The "built" kernels of the matrix are built here from Debian source packages, because no Debian binary
 # kernel has the preemptirq tracepoints (see scripts/build-kernel.sh). `fetch` builds them when the cache
 # has no build of the current recipe (minutes, not seconds); `info`, `resolve` and `release` only look
@@ -34,10 +42,17 @@
 #   kernels.sh resolve  KERNEL          print "release image-package headers-package" (apt-cache only)
 #   kernels.sh release  KERNEL          print the release only
 #   kernels.sh fetch    KERNEL          unpack the image and the headers, then print shell assignments:
-#                                         LH_KREL LH_VMLINUZ LH_KMODDIR LH_KDIR LH_KROOT
+#                                         LH_KREL LH_VMLINUZ LH_KMODDIR LH_KDIR LH_KROOT, and
+#                                         LH_KARCH (the kernel's Debian architecture), LH_KMAKE (make
+#                                         arguments for building against LH_KDIR: empty, or ARCH= and
+#                                         CROSS_COMPILE= for another architecture), LH_UCC (the C
+#                                         compiler for static programs that run on that kernel)
 #                                       use as: eval "$(scripts/kernels.sh fetch 6.12-rt)"
 #                                       LH_KDIR is the tree to build modules against (make KDIR=...)
 #   kernels.sh info     KERNEL          like fetch but never downloads (fails if missing)
+#   kernels.sh busybox  ARCH            print the path of a static busybox for ARCH (this machine's for
+#                                       its own architecture; else busybox-static:ARCH unpacked into
+#                                       $LH_CACHE/userspace/ARCH-VERSION/)
 # The script can also be sourced; it then only defines the lh_kernel_* functions.
 # Concurrent fetches of one kernel are safe: they take a lock per release ($LH_CACHE/kernels/.R.lock),
 # and the second one reuses what the first unpacked.
@@ -50,10 +65,78 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
+# lh_host_arch - print this machine's Debian architecture
+lh_host_arch() {
+	dpkg --print-architecture
+}
+
+# lh_kernel_arch - print the Debian architecture of a flavour (its arch= word) or a release (its suffix)
+lh_kernel_arch() {
+	local w
+	for w in $(lh_matrix_kernel "$1" 2> /dev/null || true); do
+		case $w in arch=?*) echo "${w#arch=}"; return ;; esac
+	done
+	case $1 in
+	[0-9]*.*-arm64) echo arm64 ;;
+	*) lh_host_arch ;;
+	esac
+}
+
+# lh_apt_private_setup - create or refresh the private apt state of a foreign architecture (see above)
+lh_apt_private_setup() {
+	local arch=$1 dir=$LH_CACHE/apt-$1 maxage=${LH_APT_MAXAGE:-86400} stamp now
+	stamp=$(stat -c %Y "$dir/.updated" 2> /dev/null || echo 0)
+	now=$(date +%s)
+	[ $((now - stamp)) -lt "$maxage" ] && [ -s "$dir/sources.list" ] && return 0
+	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial" "$dir/preferences.d" ||
+		die "cannot create $dir"
+	: > "$dir/preferences"
+	# The Debian archives of this machine's apt (bookworm, -updates, -security), for both architectures.
+	apt-cache policy 2> /dev/null | awk -v h="$(lh_host_arch)" -v a="$arch" '
+		$4 == h && $5 == "Packages" && $3 ~ /^bookworm[-a-z]*\/main$/ && !seen[$2 " " $3]++ {
+			split($3, s, "/")
+			print "deb [arch=" h "," a " signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] " $2 " " s[1] " main"
+		}' > "$dir/sources.list.tmp"
+	grep -q ' bookworm main$' "$dir/sources.list.tmp" ||
+		die "this machine's apt has no Debian bookworm main archive to take for $arch (run: apt-get update)"
+	mv "$dir/sources.list.tmp" "$dir/sources.list"
+	# apt drops privileges to _apt for downloads when it can; let it write the lists
+	chown -R _apt "$dir/lists" "$dir/cache" 2> /dev/null || true
+	log "updating the private $arch package lists in $dir"
+	if lh_apt "$arch" apt-get update >&2; then
+		touch "$dir/.updated"
+	elif [ "$stamp" = 0 ]; then
+		die "apt-get update of the private $arch lists failed: no network to the Debian mirror? (apt says why above)"
+	else
+		log "warning: apt-get update of the private $arch lists failed; using those of $(date -d "@$stamp")"
+	fi
+}
+
+# lh_apt - run apt-get/apt-cache (ARGS) for packages of a Debian architecture: this machine's apt for its
+# own, else the private state of that architecture (architectures: this machine's and that one)
+lh_apt() {
+	local arch=$1 tool=$2 dir=$LH_CACHE/apt-$1
+	shift 2
+	if [ "$arch" = "$(lh_host_arch)" ]; then
+		"$tool" "$@"
+		return
+	fi
+	"$tool" -q -o Dir::Etc::sourcelist="$dir/sources.list" -o Dir::Etc::sourceparts=- \
+		-o Dir::State::Lists="$dir/lists" -o Dir::Cache="$dir/cache" \
+		-o Dir::Etc::preferences="$dir/preferences" -o Dir::Etc::preferencesparts="$dir/preferences.d" \
+		-o APT::Get::List-Cleanup=0 -o Acquire::Languages=none \
+		-o APT::Architectures::="$(lh_host_arch)" -o APT::Architectures::="$arch" "$@"
+}
+
+# lh_arch_get - print KEY of the matrix's arch line of a Debian architecture (empty if none)
+lh_arch_get() {
+	lh_matrix_get arch "$1" "$2"
+}
+
 # lh_kernel_meta_dep - print the versioned package a Debian metapackage depends on
 lh_kernel_meta_dep() {
-	local meta=$1 dep
-	dep=$(apt-cache depends "$meta" 2>/dev/null | awk '
+	local meta=$1 arch=$2 dep
+	dep=$(lh_apt "$arch" apt-cache depends "$meta" 2>/dev/null | awk '
 		$1 == "Depends:" && $2 ~ /^linux-(image|headers)-[0-9]/ && !found++ { print $2 }')
 	[ -n "$dep" ] || die "apt-cache knows no metapackage $meta (run scripts/setup-host.sh, or apt-get update)"
 	echo "$dep"
@@ -61,13 +144,13 @@ lh_kernel_meta_dep() {
 
 # lh_kernel_newest - print the newest SERIES.N+deb12 version with both an image and a headers package
 lh_kernel_newest() {
-	local series=$1 variant=$2 ver re
+	local series=$1 variant=$2 arch=$3 ver re
 	# names look like linux-image-6.12.117+deb12-rt-amd64-unsigned
 	re=${series//./\\.}
 	ver=$(comm -12 \
-		<(apt-cache pkgnames "linux-image-$series." 2>/dev/null |
+		<(lh_apt "$arch" apt-cache pkgnames "linux-image-$series." 2>/dev/null |
 			sed -n "s/^linux-image-\($re\.[0-9]*+deb12\)-$variant-unsigned\$/\1/p" | sort -u) \
-		<(apt-cache pkgnames "linux-headers-$series." 2>/dev/null |
+		<(lh_apt "$arch" apt-cache pkgnames "linux-headers-$series." 2>/dev/null |
 			sed -n "s/^linux-headers-\($re\.[0-9]*+deb12\)-$variant\$/\1/p" | sort -u) |
 		sort -V | tail -n 1)
 	[ -n "$ver" ] || die "no linux-image-$series.*+deb12-$variant-unsigned with matching headers in apt (is bookworm-security in the sources? run scripts/setup-host.sh)"
@@ -104,23 +187,26 @@ lh_kernel_built_tree() {
 	echo "$tree"
 }
 
-# lh_kernel_resolve - print "release image-package headers-package" for a flavour or a release
-# (for a built flavour: "release - -", from the cache)
+# lh_kernel_resolve - print "release image-package headers-package architecture" for a flavour or a
+# release (for a built flavour: "release - - ARCH", from the cache); a package of another architecture
+# than this machine's is named with its ":ARCH" qualifier
 lh_kernel_resolve() {
-	local k=$1 img hdr rel ver
+	local k=$1 img hdr rel ver arch
 	if lh_kernel_is_built_flavour "$k"; then
-		echo "$(cat "$(lh_kernel_built_tree "$k" cache)/include/config/kernel.release") - -"
+		echo "$(cat "$(lh_kernel_built_tree "$k" cache)/include/config/kernel.release") - - $(lh_host_arch)"
 		return
 	fi
+	arch=$(lh_kernel_arch "$k")
+	[ "$arch" = "$(lh_host_arch)" ] || lh_apt_private_setup "$arch"
 	local -a how
 	read -r -a how <<< "$(lh_matrix_kernel "$k" || true)"
 	case ${how[0]:-}:${how[1]:-}:$k in
 	packaged:meta:*)
-		img=$(lh_kernel_meta_dep "${how[2]}")
-		hdr=$(lh_kernel_meta_dep "${how[3]}")
+		img=$(lh_kernel_meta_dep "${how[2]}" "$arch")
+		hdr=$(lh_kernel_meta_dep "${how[3]}" "$arch")
 		rel=${img#linux-image-} ;;
 	packaged:newest:*)
-		ver=$(lh_kernel_newest "${how[2]}" "${how[3]}")
+		ver=$(lh_kernel_newest "${how[2]}" "${how[3]}" "$arch")
 		rel=$ver-${how[3]}
 		img=linux-image-$rel-unsigned
 		hdr=linux-headers-$rel ;;
@@ -129,7 +215,7 @@ lh_kernel_resolve() {
 		# A release string: prefer the -unsigned image (same files, no signed-template dependency).
 		rel=$k
 		hdr=linux-headers-$rel
-		if apt-cache show "linux-image-$rel-unsigned" >/dev/null 2>&1; then
+		if lh_apt "$arch" apt-cache show "linux-image-$rel-unsigned" >/dev/null 2>&1; then
 			img=linux-image-$rel-unsigned
 		else
 			img=linux-image-$rel
@@ -140,14 +226,18 @@ lh_kernel_resolve() {
 	case $rel in
 	*-unsigned) rel=${rel%-unsigned} ;;
 	esac
-	echo "$rel $img $hdr"
+	if [ "$arch" != "$(lh_host_arch)" ]; then
+		img=$img:$arch
+		hdr=$hdr:$arch
+	fi
+	echo "$rel $img $hdr $arch"
 }
 
 # lh_kernel_header_deps - print the -common headers and linux-kbuild packages a headers package needs,
 # as apt-get download arguments (name=version where the dependency pins the version)
 lh_kernel_header_deps() {
 	# awk reads to the end: leaving early would fail apt-cache with SIGPIPE under pipefail.
-	apt-cache show --no-all-versions "$1" 2>/dev/null | awk '
+	lh_apt "$2" apt-cache show --no-all-versions "$1" 2>/dev/null | awk '
 		$1 == "Depends:" && !done++ {
 			sub(/^Depends: */, "")
 			n = split($0, dep, /, */)
@@ -160,14 +250,15 @@ lh_kernel_header_deps() {
 		}'
 }
 
-# lh_kernel_download - apt-get download packages into a directory (as _apt when run as root)
+# lh_kernel_download - apt-get download packages of a Debian architecture into a directory (as _apt when
+# run as root)
 lh_kernel_download() {
-	local dir=$1
-	shift
+	local dir=$1 arch=$2
+	shift 2
 	mkdir -p "$dir"
 	# apt-get download drops privileges to _apt when it can write the directory; let it.
 	chown _apt "$dir" 2>/dev/null || true
-	(cd "$dir" && apt-get download -q "$@" >&2) ||
+	(cd "$dir" && lh_apt "$arch" apt-get download -q "$@" >&2) ||
 		die "apt-get download $* failed: no network to the Debian mirror, or stale package lists (run: apt-get update)"
 }
 
@@ -190,13 +281,13 @@ lh_kernel_relink() {
 
 # lh_kernel_unpack_image - download an image package and unpack it into $LH_CACHE/kernels/<release>
 lh_kernel_unpack_image() {
-	local rel=$1 img=$2 root=$LH_CACHE/kernels/$1 tmp
+	local rel=$1 img=$2 arch=$3 root=$LH_CACHE/kernels/$1 tmp
 	[ -f "$root/.complete" ] && return 0
 	lh_need_space "$LH_CACHE" 1024 "kernel $rel"
 	log "fetching $img into $root"
 	tmp=$root.tmp
 	rm -rf "$root" "$tmp"
-	lh_kernel_download "$tmp/dl" "$img"
+	lh_kernel_download "$tmp/dl" "$arch" "$img"
 	lh_kernel_unpack_debs "$tmp/dl" "$tmp/root"
 	mv "$tmp/root" "$root"
 	rm -rf "$tmp"
@@ -219,9 +310,9 @@ lh_kernel_unpack_debs() {
 # lh_kernel_unpack_headers - download a headers package, its -common headers and its linux-kbuild
 # package, and unpack them into the kernel's cache root (next to the image)
 lh_kernel_unpack_headers() {
-	local rel=$1 hdr=$2 root=$LH_CACHE/kernels/$1 deps
+	local rel=$1 hdr=$2 arch=$3 root=$LH_CACHE/kernels/$1 deps
 	[ -f "$root/.headers-complete" ] && [ -f "$root/usr/src/linux-headers-$rel/Makefile" ] && return 0
-	deps=$(lh_kernel_header_deps "$hdr")
+	deps=$(lh_kernel_header_deps "$hdr" "$arch")
 	case $deps in
 	*linux-kbuild-*) ;;
 	*) die "apt-cache cannot say which linux-kbuild package $hdr needs (run: apt-get update)" ;;
@@ -230,7 +321,7 @@ lh_kernel_unpack_headers() {
 	rm -rf "$root/.headers.tmp" "$root"/usr/src/linux-headers-* "$root"/usr/src/linux-kbuild-* \
 		"$root"/usr/lib/linux-kbuild-*
 	# shellcheck disable=SC2086 # one package per word
-	lh_kernel_download "$root/.headers.tmp" "$hdr" $deps
+	lh_kernel_download "$root/.headers.tmp" "$arch" "$hdr" $deps
 	lh_kernel_unpack_debs "$root/.headers.tmp" "$root"
 	lh_kernel_relink "$root"
 	[ -f "$root/usr/src/linux-headers-$rel/Makefile" ] || die "$hdr has no usr/src/linux-headers-$rel"
@@ -281,16 +372,57 @@ lh_kernel_tree_install() {
 
 # lh_kernel_print - print the shell assignments describing an available kernel
 lh_kernel_print() {
-	local rel=$1 kdir=$2 root=$LH_CACHE/kernels/$1
+	local rel=$1 kdir=$2 arch=$3 root=$LH_CACHE/kernels/$1 kmake="" ucc=gcc karch cross
 	[ -f "$root/boot/vmlinuz-$rel" ] || die "$root/boot/vmlinuz-$rel missing"
 	[ -f "$kdir/Makefile" ] || die "KDIR $kdir has no Makefile (headers not unpacked: run scripts/kernels.sh fetch $rel)"
+	if [ "$arch" != "$(lh_host_arch)" ]; then
+		karch=$(lh_arch_get "$arch" karch)
+		cross=$(lh_arch_get "$arch" cross)
+		if [ -z "$karch" ] || [ -z "$cross" ]; then
+			die "scripts/matrix.conf has no arch line with karch= and cross= for $arch"
+		fi
+		kmake="ARCH=$karch CROSS_COMPILE=$cross"
+		ucc=${cross}gcc
+	fi
 	printf 'LH_KREL=%q\nLH_VMLINUZ=%q\nLH_KMODDIR=%q\nLH_KDIR=%q\nLH_KROOT=%q\n' \
 		"$rel" "$root/boot/vmlinuz-$rel" "$root/lib/modules/$rel" "$kdir" "$root"
+	printf 'LH_KARCH=%q\nLH_KMAKE=%q\nLH_UCC=%q\n' "$arch" "$kmake" "$ucc"
+}
+
+# lh_busybox - print the path of a static busybox for a Debian architecture (this machine's own, or
+# busybox-static:ARCH unpacked once into the cache)
+lh_busybox() {
+	local arch=$1 ver dir
+	if [ "$arch" = "$(lh_host_arch)" ]; then
+		command -v busybox || die "busybox not found: run scripts/setup-host.sh"
+		return
+	fi
+	lh_apt_private_setup "$arch"
+	ver=$(lh_apt "$arch" apt-cache policy "busybox-static:$arch" 2> /dev/null |
+		awk '$1 == "Candidate:" && $2 != "(none)" { print $2 }')
+	[ -n "$ver" ] || die "the private $arch package lists know no busybox-static:$arch"
+	dir=$LH_CACHE/userspace/$arch-busybox-${ver//[^A-Za-z0-9.+~-]/_}
+	if [ ! -x "$dir/bin/busybox" ]; then
+		mkdir -p "$LH_CACHE/userspace"
+		exec 9> "$LH_CACHE/userspace/.$arch.lock"
+		flock 9
+		if [ ! -x "$dir/bin/busybox" ]; then
+			log "fetching busybox-static:$arch $ver into $dir"
+			rm -rf "$dir.tmp"
+			lh_kernel_download "$dir.tmp/dl" "$arch" "busybox-static:$arch=$ver"
+			lh_kernel_unpack_debs "$dir.tmp/dl" "$dir.tmp/root"
+			[ -x "$dir.tmp/root/bin/busybox" ] || die "busybox-static:$arch has no bin/busybox"
+			rm -rf "$dir"
+			mv "$dir.tmp/root" "$dir"
+			rm -rf "$dir.tmp"
+		fi
+	fi
+	echo "$dir/bin/busybox"
 }
 
 # lh_kernel_fetch - make a kernel available (headers + unpacked image) and describe it
 lh_kernel_fetch() {
-	local k=$1 mode=${2:-fetch} rel img hdr
+	local k=$1 mode=${2:-fetch} rel img hdr arch
 	if lh_kernel_is_built_flavour "$k"; then
 		if [ "$mode" = fetch ]; then k=$(lh_kernel_built_tree "$k" build); else
 			k=$(lh_kernel_built_tree "$k" cache); fi
@@ -299,19 +431,19 @@ lh_kernel_fetch() {
 		k=$(cd "$k" && pwd)
 		rel=$(cat "$k/include/config/kernel.release")
 		[ "$mode" = info ] || lh_kernel_tree_install "$k" "$rel"
-		lh_kernel_print "$rel" "$k"
+		lh_kernel_print "$rel" "$k" "$(lh_host_arch)"
 		return
 	fi
-	read -r rel img hdr < <(lh_kernel_resolve "$k") || exit 1
+	read -r rel img hdr arch < <(lh_kernel_resolve "$k") || exit 1
 	[ -n "$rel" ] || exit 1
 	if [ "$mode" = fetch ]; then
 		lh_path_is_kbuild_safe "$LH_CACHE" ||
 			die "kbuild cannot build in the cache $LH_CACHE (white space or special characters): set LH_CACHE to a plain path"
 		lh_kernel_lock "$rel"
-		lh_kernel_unpack_image "$rel" "$img"
-		lh_kernel_unpack_headers "$rel" "$hdr"
+		lh_kernel_unpack_image "$rel" "$img" "$arch"
+		lh_kernel_unpack_headers "$rel" "$hdr" "$arch"
 	fi
-	lh_kernel_print "$rel" "$LH_CACHE/kernels/$rel/usr/src/linux-headers-$rel"
+	lh_kernel_print "$rel" "$LH_CACHE/kernels/$rel/usr/src/linux-headers-$rel" "$arch"
 }
 
 # lh_kernel_main - command-line entry point
@@ -325,7 +457,8 @@ lh_kernel_main() {
 		if lh_kernel_is_tree "$2"; then cat "$2/include/config/kernel.release"; else
 			lh_kernel_resolve "$2" | awk '{ print $1 }'; fi ;;
 	fetch | info) [ $# -eq 2 ] || die "usage: kernels.sh $cmd KERNEL"; lh_kernel_fetch "$2" "$cmd" ;;
-	*) die "usage: kernels.sh {flavours|resolve|release|fetch|info} [KERNEL]" ;;
+	busybox) [ $# -eq 2 ] || die "usage: kernels.sh busybox ARCH"; lh_busybox "$2" ;;
+	*) die "usage: kernels.sh {flavours|resolve|release|fetch|info|busybox} [KERNEL|ARCH]" ;;
 	esac
 }
 

@@ -185,20 +185,26 @@ copy_tree() {
 # build_for_kernel - build the module (and the test-load module) in a tree copy; 0 if clean
 build_for_kernel() {
 	local src=$1 kdir=$2 log=$3 rc=0
+	# shellcheck disable=SC2086 # LH_KMAKE: make arguments of a cross build (kernels.sh), or empty
 	{
 		echo "== make -C $src KDIR=$kdir W=1"
 		if [ ! -f "$src/Makefile" ] || [ ! -f "$src/Kbuild" ]; then
 			echo "error: no top-level Makefile/Kbuild"
 			rc=1
-		elif ! make -C "$src" KDIR="$kdir" W=1; then
+		elif ! make -C "$src" KDIR="$kdir" $LH_KMAKE W=1; then
 			rc=1
 		elif [ ! -f "$src/latency_hist.ko" ]; then
 			echo "error: the build did not produce $src/latency_hist.ko"
 			rc=1
 		fi
 		if [ "$rc" = 0 ]; then
-			echo "== make -C $src/selftests KDIR=$kdir modules"
-			make -C "$src/selftests" KDIR="$kdir" modules || rc=1
+			echo "== make -C $src/selftests KDIR=$kdir $LH_KMAKE modules"
+			make -C "$src/selftests" KDIR="$kdir" $LH_KMAKE modules || rc=1
+		fi
+		# Another architecture's guest runs the test programs built for it (the copy has this machine's).
+		if [ "$rc" = 0 ] && [ "$LH_UCC" != gcc ]; then
+			echo "== make -C $src/selftests CC=$LH_UCC clean all"
+			make -C "$src/selftests" CC="$LH_UCC" clean all || rc=1
 		fi
 	} > "$log" 2>&1 || rc=1
 	if grep -qi 'warning:' "$log"; then
@@ -303,10 +309,12 @@ select_tests() {
 	fi
 }
 
-# job_setting - print a setting of kernel K: the matrix line of the suite, else DEFAULT
+# job_setting - print a setting of kernel K: the matrix line of the suite, else the arch line of
+# its architecture, else DEFAULT
 job_setting() {
 	local v
 	v=$(lh_matrix_get "$suite" "$1" "$2")
+	[ -n "$v" ] || v=$(lh_matrix_get arch "$(lh_kernel_arch "$1")" "$2")
 	echo "${v:-$3}"
 }
 
@@ -348,7 +356,7 @@ guest_run() {
 test_kernel() {
 	local k=$1 kinfo src blog dkms_pid="" boot
 	# shellcheck disable=SC2034 # set by eval of kernels.sh output
-	local LH_KREL LH_VMLINUZ LH_KMODDIR LH_KDIR LH_KROOT
+	local LH_KREL LH_VMLINUZ LH_KMODDIR LH_KDIR LH_KROOT LH_KARCH LH_KMAKE="" LH_UCC=gcc
 	if ! kinfo=$("$LH_SCRIPTS/kernels.sh" fetch "$k"); then
 		count 0 1 0
 		summaries+=("kernel $k: FAILED: cannot fetch the kernel (see $(job_log "$k"))")
@@ -370,7 +378,8 @@ test_kernel() {
 	# dkms for the packaged kernels, against the headers kernels.sh unpacked (built trees have no
 	# headers package, and a rig's DKMS builds against installed headers: test-dkms.sh's default),
 	# while the guest runs
-	if [ "$suite" = test ] && [ "$LH_KDIR" = "$LH_KROOT/usr/src/linux-headers-$LH_KREL" ]; then
+	# (not for a cross build: dkms builds for the machine it runs on)
+	if [ "$suite" = test ] && [ "$LH_KDIR" = "$LH_KROOT/usr/src/linux-headers-$LH_KREL" ] && [ -z "$LH_KMAKE" ]; then
 		"$LH_SCRIPTS/test-dkms.sh" "$LH_KREL=$LH_KDIR" > "$LH_LOGS/$LH_KREL.dkms.log" 2>&1 &
 		dkms_pid=$!
 	fi

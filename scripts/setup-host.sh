@@ -9,6 +9,11 @@
 # installed here, on the host. Kernel images and headers are NOT installed: scripts/kernels.sh unpacks
 # them into a cache, so no package that owns a file in /boot is ever installed, and no initramfs or GRUB
 # trigger runs.
+# Kernels of another architecture (arm64) need more: the packages= of their arch line in
+# scripts/matrix.conf (qemu-system-arm, the cross compiler and its libc for the static test programs);
+# those are host tools of this machine's architecture. Nothing of arm64 is installed: the kernels and
+# the guest's busybox come from a private apt state in the cache (see kernels.sh); dpkg's list of
+# architectures stays as it is.
 #
 # Usage: setup-host.sh [KERNEL...]     KERNEL: flavour or release (default: the kernels of
 #                                      scripts/matrix.conf); used to check that apt's package lists know
@@ -40,6 +45,15 @@ apt_update() {
 	out=$(lh_as_root apt-get update -q 2>&1) || { printf '%s\n' "$out" >&2; die "apt-get update failed (apt says why above)"; }
 	printf '%s\n' "$out" >&2
 	apt_failed=$(printf '%s\n' "$out" | sed -n 's/^W: Failed to fetch *//p' | head -n 1)
+}
+
+# arch_packages - print the extra host packages the architectures of the given kernels need (matrix)
+arch_packages() {
+	local k
+	for k in "$@"; do
+		[ -d "$k" ] && continue
+		lh_arch_get "$(lh_kernel_arch "$k")" packages | tr ',' '\n'
+	done | sort -u
 }
 
 # missing_packages - print the packages of the arguments that are not installed
@@ -82,7 +96,8 @@ main() {
 		fi
 	fi
 	# shellcheck disable=SC2086 # word splitting of the package list is intended
-	mapfile -t missing < <(missing_packages $LH_HOST_PACKAGES)
+	# shellcheck disable=SC2046 # one package per word
+	mapfile -t missing < <(missing_packages $LH_HOST_PACKAGES $(arch_packages "${kernels[@]}"))
 	if [ ${#missing[@]} -eq 0 ]; then
 		log "all packages present"
 		return 0

@@ -6,7 +6,7 @@
 #
 # Usage: stress.sh [--kernels LIST] [--minutes M] [--timeout S]
 #   --kernels LIST  flavours as for run-tests.sh (default: the "stress" suite of scripts/matrix.conf, the
-#                   RT kernel and the two debug kernels, in 4-CPU guests)
+#                   RT kernel, the two debug kernels and the arm64 RT kernel, in 4-CPU guests)
 #   --minutes M     how long stress_races.sh storms on each kernel (default 5)
 #   --timeout S     per-kernel VM timeout (default: enough for the storm plus an hour)
 #

@@ -23,15 +23,32 @@
 #   - /lib/modules/<release> in the guest is the unpacked image from the kernel cache, so modprobe works.
 #   - Host daemons, users and network do not exist in the guest; no networking is configured.
 #
-# qemu runs as: qemu-system-x86_64 -accel tcg,thread=single -cpu max,la57=off -m 2048 -smp 2 -nographic -no-reboot
+# Kernels of another architecture (arm64: the matrix's "arch arm64" line with root=busybox): this
+# machine's root is amd64, so the guest cannot run it. It gets a busybox-only user space instead: the
+# initramfs carries Debian's static busybox of that architecture (busybox-static:arm64, unpacked into
+# the cache by `kernels.sh busybox arm64`), guest-init puts it on a fresh tmpfs root, and the checkout,
+# the working directory, the cache, the kernel root and every --share DIR are shared into it over 9p at
+# their host paths (all of them, not only those under /tmp). Why that is enough, and not an arm64 Debian
+# root built with mmdebstrap: the selftests are POSIX sh + awk written for busybox rigs (selftests/lib.sh),
+# their programs are static binaries cross-built for the kernel's architecture (run-tests.sh, with the
+# LH_UCC of kernels.sh), and what needs a tool busybox lacks (cyclictest, hackbench, trace-cmd, rtla,
+# perf) finds it missing and reports a skip saying so, as on a busybox rig. An arm64 Debian root would
+# add those tools at the cost of a second-stage debootstrap under qemu-user (minutes on 2 cores, on
+# every cold cache) and several hundred MB; the validation suite, which needs them, stays on amd64.
+# The command output goes to a virtio console (hvc0): qemu's virt machine has one PL011 serial port,
+# which is the kernel console (ttyAMA0). qemu, machine, CPU, console, output device, user space and
+# guest modules of each architecture are its arch line in scripts/matrix.conf.
+#
+# qemu runs (amd64) as: qemu-system-x86_64 -accel tcg,thread=single -cpu max,la57=off -m 2048 -smp 2 -nographic -no-reboot
 #   -nic none -kernel <vmlinuz> -initrd <initramfs> -virtfs local,path=/,mount_tag=hostroot,readonly=on,...
 #   -serial file:NAME.log (ttyS0, console) -serial file:NAME.out (ttyS1, command output)
 #
 # Usage: vm-run.sh [options] KERNEL [--] COMMAND...
-#   KERNEL         flavour (6.1, 6.1-rt, 6.12, 6.12-rt), release, or kernel build tree (see kernels.sh)
+#   KERNEL         flavour (6.1, 6.1-rt, 6.12, 6.12-rt, 6.12-arm64, ...: scripts/matrix.conf), release, or
+#                  kernel build tree (see kernels.sh)
 #   COMMAND...     shell code run by /bin/sh in the guest (words are joined with spaces, as ssh does)
 # Options:
-#   --append STR   extra kernel command line (repeatable); the base is "console=ttyS0 panic=-1 loglevel=4"
+#   --append STR   extra kernel command line (repeatable); the base is "console=TTY panic=-1 loglevel=4"
 #   --icount       add "-icount shift=0,sleep=off" (deterministic-ish instruction timing for benchmarks)
 #   --smp N        guest CPUs (default 2)            --mem MB   guest memory (default 2048)
 #   --timeout S    kill qemu after S seconds (default $LH_VM_TIMEOUT or 600)
@@ -48,7 +65,8 @@
 #   NAME.dmesg (guest dmesg), NAME.result (key=value summary: status, dmesg, boot_s, elapsed_s, ...).
 # Exit status: the command's exit status if the guest ran it and dmesg is clean; 123 if dmesg has
 #   warnings/bugs (listed on stderr); 124 on timeout; 125 if the guest did not boot or the rig failed.
-# Environment: LH_QEMU (the qemu binary, default qemu-system-x86_64), LH_QEMU_CPU, LH_QEMU_ACCEL (below).
+# Environment: LH_QEMU (the qemu binary, default: the arch line's qemu=), LH_QEMU_CPU (default: its cpu=),
+#   LH_QEMU_ACCEL (below).
 #
 # The initramfs is cached in $LH_CACHE/initramfs/, keyed by kernel release and the hash of this script
 # and guest-init; the command is passed in a second small cpio appended to it for each run.
@@ -64,18 +82,25 @@ LH_DIE_STATUS=125
 # Lockdep reports start with "WARNING:" or "INFO: possible ..."; the word "lockdep" alone also appears
 # in boot banners of lockdep kernels ("RCU lockdep checking is enabled"), so it is not a pattern.
 LH_DMESG_BAD='WARNING:|KASAN|UBSAN|(^|[^A-Za-z0-9_])BUG[: ]|Oops|INFO: possible|INFO: trying to register|lockdep is turned off|DEBUG_LOCKS_WARN_ON|INFO: task .* blocked|possible recursive locking|circular locking|inconsistent lock state|sleeping function called|Call Trace:|general protection|[Kk]ernel panic|RCU detected stall|detected stalls|unreferenced object'
-# CPU model. "max" with 5-level paging (la57) turned off: under TCG every guest page walk costs more
-# with la57, and exec-heavy shell tests ran 2-3x slower with it (measured: 100 execs of /bin/cat
-# 25-31 s with plain "max", 10-17 s with la57=off). Override with LH_QEMU_CPU.
-LH_QEMU_CPU=${LH_QEMU_CPU:-max,la57=off}
+# CPU model (the arch line's cpu=). On amd64 "max" with 5-level paging (la57) turned off: under TCG
+# every guest page walk costs more with la57, and exec-heavy shell tests ran 2-3x slower with it
+# (measured: 100 execs of /bin/cat 25-31 s with plain "max", 10-17 s with la57=off). Override with
+# LH_QEMU_CPU.
+LH_QEMU_CPU=${LH_QEMU_CPU:-}
 # Single-threaded TCG: with one host thread per vCPU (MTTCG) a guest CPU was seen executing a
 # stale int3 after the kernel had finished patching a static key (Oops: int3 in enqueue_hrtimer
 # while the tests toggled tracepoints); one thread running both vCPUs keeps cross-modifying code
 # coherent. It was no slower here (2 host cores, mostly idle guests). Override with LH_QEMU_ACCEL.
 LH_QEMU_ACCEL=${LH_QEMU_ACCEL:-tcg,thread=single}
-LH_QEMU=${LH_QEMU:-qemu-system-x86_64}
-# Modules the guest needs to mount the host root (dependencies are resolved per kernel).
-LH_GUEST_MODULES="virtio_pci 9pnet_virtio 9p"
+LH_QEMU=${LH_QEMU:-}
+# Modules the guest needs to mount the host root (the arch line's modules=; dependencies are resolved
+# per kernel, built-in ones are skipped).
+LH_GUEST_MODULES=""
+# The guest's user space (root=host or busybox), the tty of its kernel console and the device of the
+# command output: the arch line of the kernel's architecture sets them.
+guest_root=host
+guest_console=ttyS0
+guest_out=ttyS1
 
 # shq - quote a string for POSIX sh
 shq() {
@@ -91,6 +116,7 @@ usage() {
 module_list() {
 	local root=$1 rel=$2 m
 	for m in $LH_GUEST_MODULES; do
+		# built-in: nothing to load ("builtin NAME")
 		modprobe -d "$root" -S "$rel" --show-depends "$m" ||
 			die "modprobe --show-depends $m failed for $rel (is 9p a module of this kernel?)"
 	done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }'
@@ -98,23 +124,30 @@ module_list() {
 
 # build_initramfs - build (or reuse) the cached base initramfs for a kernel; prints its path
 build_initramfs() {
-	local rel=$1 root=$2 kmoddir=$3 mods key out stage ko base
+	local rel=$1 root=$2 kmoddir=$3 arch=$4 mods key out stage ko base busybox
 	mods=$(module_list "$root" "$rel")
-	key=$( { cat "$LH_SCRIPTS/guest-init" "${BASH_SOURCE[0]}"; echo "$mods" "$kmoddir";
-		sha256sum /bin/busybox; } | sha256sum | cut -c1-16)
+	if [ "$arch" = "$(dpkg --print-architecture)" ]; then
+		command -v busybox >/dev/null || die "busybox not found: run scripts/setup-host.sh"
+		dpkg-query -W -f='${Status}' busybox-static 2>/dev/null | grep -q 'ok installed' ||
+			die "busybox-static is not installed: run scripts/setup-host.sh"
+		busybox=/bin/busybox
+	else
+		busybox=$("$LH_SCRIPTS/kernels.sh" busybox "$arch") || exit 125
+	fi
+	key=$( { cat "$LH_SCRIPTS/guest-init" "${BASH_SOURCE[0]}"; echo "$mods" "$kmoddir" "$guest_root" "$guest_out";
+		sha256sum "$busybox"; } | sha256sum | cut -c1-16)
 	out=$LH_CACHE/initramfs/$rel-$key.cpio.gz
 	if [ -s "$out" ]; then
 		touch "$out"
 		echo "$out"
 		return 0
 	fi
-	command -v busybox >/dev/null || die "busybox not found: run scripts/setup-host.sh"
-	dpkg-query -W -f='${Status}' busybox-static 2>/dev/null | grep -q 'ok installed' ||
-		die "busybox-static is not installed: run scripts/setup-host.sh"
 	mkdir -p "$LH_CACHE/initramfs"
 	stage=$(mktemp -d "$LH_CACHE/initramfs/stage.XXXXXX")
 	mkdir -p "$stage/bin" "$stage/dev" "$stage/proc" "$stage/sys" "$stage/newroot" "$stage/lh/modules.d"
-	cp /bin/busybox "$stage/bin/busybox"
+	cp "$busybox" "$stage/bin/busybox"
+	echo "$guest_root" > "$stage/lh/root"
+	echo "$guest_out" > "$stage/lh/outdev"
 	cp "$LH_SCRIPTS/guest-init" "$stage/init"
 	chmod 755 "$stage/init"
 	mknod -m 600 "$stage/dev/console" c 5 1 2>/dev/null || true
@@ -199,6 +232,7 @@ guest_hidden() {
 
 # share_dirs - print the directories of the arguments the guest cannot see, physical, outermost first,
 # without those inside another one
+# (with guest_root=busybox, every directory of the arguments: the guest has no host root)
 share_dirs() {
 	local d
 	for d in "$@"; do
@@ -207,7 +241,7 @@ share_dirs() {
 		case $d in
 		*$'\n'*) die "cannot share a directory with a newline in its name into the guest: $d" ;;
 		esac
-		if guest_hidden "$d"; then printf '%s\n' "$d"; fi
+		if [ "$guest_root" = busybox ] || guest_hidden "$d"; then printf '%s\n' "$d"; fi
 	done | LC_ALL=C sort -u |
 		awk '{ for (i = 1; i <= n; i++) if (index($0 "/", kept[i] "/") == 1) next; kept[++n] = $0; print }'
 }
@@ -264,14 +298,26 @@ main() {
 	cmd=$*
 	[ -d "$cwd" ] || die "--cwd $cwd is not a directory"
 	cwd=$(cd "$cwd" && pwd -P)
-	command -v "$LH_QEMU" > /dev/null ||
-		die "$LH_QEMU not found: install the qemu-system-x86 package (scripts/setup-host.sh does)"
 
 	# shellcheck disable=SC2034 # set by eval of kernels.sh output
-	local LH_KREL LH_VMLINUZ LH_KMODDIR LH_KDIR LH_KROOT kinfo
+	local LH_KREL LH_VMLINUZ LH_KMODDIR LH_KDIR LH_KROOT LH_KARCH LH_KMAKE LH_UCC kinfo
 	# kernels.sh says what went wrong and what to do itself
 	kinfo=$("$LH_SCRIPTS/kernels.sh" fetch "$kernel") || exit 125
 	eval "$kinfo"
+	# How this architecture boots: its arch line in the matrix.
+	local machine tsc_from
+	lh_matrix_get arch "$LH_KARCH" qemu | grep -q . ||
+		die "scripts/matrix.conf has no arch line for $LH_KARCH (the architecture of $LH_KREL)"
+	LH_QEMU=${LH_QEMU:-$(lh_matrix_get arch "$LH_KARCH" qemu)}
+	LH_QEMU_CPU=${LH_QEMU_CPU:-$(lh_matrix_get arch "$LH_KARCH" cpu)}
+	LH_GUEST_MODULES=$(lh_matrix_get arch "$LH_KARCH" modules | tr ',' ' ')
+	machine=$(lh_matrix_get arch "$LH_KARCH" machine)
+	guest_root=$(lh_matrix_get arch "$LH_KARCH" root)
+	guest_console=$(lh_matrix_get arch "$LH_KARCH" console)
+	guest_out=$(lh_matrix_get arch "$LH_KARCH" out)
+	tsc_from=$(lh_matrix_get arch "$LH_KARCH" tsc)
+	command -v "$LH_QEMU" > /dev/null ||
+		die "$LH_QEMU not found: install qemu-system-x86 / qemu-system-arm (scripts/setup-host.sh does)"
 	name=${name:-$LH_KREL}
 	mkdir -p "$logdir" || die "cannot create the log directory $logdir"
 	logdir=$(cd "$logdir" && pwd)
@@ -288,11 +334,11 @@ main() {
 	# off, so every irqs-off section reads as at most a tick. Give it the rate (not under -icount,
 	# where guest time is instructions). LH_GUEST_TSC_KHZ overrides; 0 leaves it to the guest.
 	local tsc_khz=${LH_GUEST_TSC_KHZ:-}
-	[ -n "$tsc_khz" ] || [ "$icount" = 1 ] || tsc_khz=$(host_tsc_khz)
+	[ -n "$tsc_khz" ] || [ "$icount" = 1 ] || [ "$tsc_from" != host ] || tsc_khz=$(host_tsc_khz)
 	[ -z "$tsc_khz" ] || [ "$tsc_khz" = 0 ] || append=" tsc_early_khz=$tsc_khz$append"
 
 	local base work conlog out dmesg result qerr
-	base=$(build_initramfs "$LH_KREL" "$LH_KROOT" "$LH_KMODDIR")
+	base=$(build_initramfs "$LH_KREL" "$LH_KROOT" "$LH_KMODDIR" "$LH_KARCH")
 	work=$(mktemp -d)
 	conlog=$logdir/$name.log
 	out=$logdir/$name.out
@@ -314,13 +360,22 @@ main() {
 	make_run_initrd "$base" "$work/run.sh" "$work/shares" "$work/initrd.gz"
 
 	# shellcheck disable=SC2054 # commas are part of qemu option values
-	local -a qemu=("$LH_QEMU" -accel "$LH_QEMU_ACCEL" -cpu "$LH_QEMU_CPU" -m "$mem" -smp "$smp" -nographic -no-reboot
+	local -a qemu=("$LH_QEMU")
+	[ -z "$machine" ] || qemu+=(-M "$machine")
+	qemu+=(-accel "$LH_QEMU_ACCEL" -cpu "$LH_QEMU_CPU" -m "$mem" -smp "$smp" -nographic -no-reboot
 		-monitor none -nic none -kernel "$LH_VMLINUZ" -initrd "$work/initrd.gz"
-		-append "console=ttyS0 panic=-1 loglevel=4$append"
-		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
-		"${virtfs[@]}"
-		-chardev "file,id=con,path=$(qemu_opt_value "$conlog")" -serial chardev:con
-		-chardev "file,id=out,path=$(qemu_opt_value "$out")" -serial chardev:out)
+		-append "console=$guest_console panic=-1 loglevel=4$append")
+	# shellcheck disable=SC2054 # as above
+	[ "$guest_root" = busybox ] ||
+		qemu+=(-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap)
+	qemu+=("${virtfs[@]}" -chardev "file,id=con,path=$(qemu_opt_value "$conlog")" -serial chardev:con
+		-chardev "file,id=out,path=$(qemu_opt_value "$out")")
+	# shellcheck disable=SC2054 # as above
+	case $guest_out in
+	hvc0) qemu+=(-device virtio-serial-pci -device virtconsole,chardev=out) ;;
+	ttyS1) qemu+=(-serial chardev:out) ;;
+	*) die "scripts/matrix.conf: arch $LH_KARCH: unknown out=$guest_out (ttyS1 or hvc0)" ;;
+	esac
 	[ "$icount" = 1 ] && qemu+=(-icount "shift=0,sleep=off")
 	qemu+=("${qextra[@]}")
 

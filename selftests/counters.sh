@@ -84,6 +84,19 @@ ct_state()
 			print substr($i, length(cpu) + 2); exit } }' "$C/status"
 }
 
+# ct_has_cpu_pmu - true if the kernel drives a hardware PMU of the CPUs:
+# x86's "cpu" (hybrid: "cpu_core"), arm64's "armv8_*" (armv8_pmuv3, or named
+# after the core on boards: armv8_cortex_a72, ...)
+ct_has_cpu_pmu()
+{
+	for ct_pmu in /sys/bus/event_source/devices/cpu \
+		      /sys/bus/event_source/devices/cpu_core \
+		      /sys/bus/event_source/devices/armv8_*; do
+		[ -d "$ct_pmu" ] && return 0
+	done
+	return 1
+}
+
 # ct_tsc_mhz - the TSC rate the kernel settled on, in MHz (empty if unknown)
 ct_tsc_mhz()
 {
@@ -147,7 +160,7 @@ ct_show "$C/status"
 for cpu in $(lh_possible_cpus); do
 	[ "$(ct_state cpu-clock $cpu)" = active ] ||
 		lh_err "cpu-clock on CPU$cpu: '$(ct_state cpu-clock $cpu)', expected active"
-	if [ ! -d /sys/bus/event_source/devices/cpu ]; then
+	if ! ct_has_cpu_pmu; then
 		for ev in cycles instructions; do
 			case $(ct_state $ev $cpu) in
 			unsupported\(*\) | failed\(*\)) ;;
