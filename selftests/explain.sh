@@ -30,6 +30,8 @@
 #     wakeup/sharedprio/CPU1 is >= HOG_MS / 4, and its explain-CPU1 adds up
 #     and gives >= half of the window to rt_hog, named with its priority.
 #  6. a reset of wakeup empties wakeup's explain files and only them.
+#  7. `lh explain` (scripts/lh beside the selftests) tells the story of
+#     wakeup/explain-CPU1: its window, the local timer; --json its window.
 # Emulation is noisy: injected waits are several ms, bounds are lower bounds.
 # The record's own window is printed in the log, so a failure shows its story.
 
@@ -56,10 +58,11 @@ x_cleanup()
 }
 trap x_cleanup EXIT
 [ -x "$LH_BINDIR/rt_hog" ] || lh_skip_all "rt_hog is not built (make -C selftests)"
-lh_plan 8
+lh_plan 9
 lh_load_or_bail
 
 X_PARAM=/sys/module/latency_hist/parameters/explain
+LH_TOOL=${LH_TOOL:-$LH_TESTDIR/../scripts/lh}
 
 # x_file HIST CPU - the explain file of HIST on CPU
 x_file()
@@ -225,6 +228,28 @@ if noise=$(x_noise wakeup || x_noise missed_timer_offsets); then
 fi
 x_hardirq_case wakeup 1 hardirq_wakeup_explained
 x_hardirq_case missed_timer_offsets 0 hardirq_late_timer_explained
+grep '^replay' "$LH_DIR/explain/status" | while IFS= read -r l; do lh_diag "explain/status: $l"; done
+
+# lh explain tells the same story as the file, in text and JSON
+lh_case_begin
+if [ ! -r "$LH_TOOL" ]; then
+	lh_skip lh_explain_tells_the_story "scripts/lh is not beside the selftests"
+else
+	f=$(x_file wakeup 1)
+	LH_ROOT=$LH_DIR sh "$LH_TOOL" explain wakeup --cpu 1 >"$LH_TMP/story" 2>&1 ||
+		lh_err "lh explain wakeup --cpu 1 failed: $(cat "$LH_TMP/story")"
+	lh_diag "lh explain: $(cat "$LH_TMP/story")"
+	grep -q "^wakeup on CPU1: .* waited $(awk '/^window / { printf "%.1f", $2 / 1000 }' "$f") us to run: " "$LH_TMP/story" ||
+		lh_err "lh explain does not tell wakeup/explain-CPU1's window"
+	if [ -z "$(x_noise wakeup)" ] && ! grep -Eq 'in hard IRQs \(.*(local_timer|timer)' "$LH_TMP/story"; then
+		lh_err "lh explain does not name the local timer"
+	fi
+	LH_ROOT=$LH_DIR sh "$LH_TOOL" explain --json >"$LH_TMP/json" 2>&1 ||
+		lh_err "lh explain --json failed: $(head -c 300 "$LH_TMP/json")"
+	grep -q "\"window_ns\": $(x_field "$f" window)," "$LH_TMP/json" ||
+		lh_err "lh explain --json lacks wakeup/explain-CPU1's window"
+	lh_case_end lh_explain_tells_the_story
+fi
 
 lh_case_begin
 run_moved preempt
