@@ -158,6 +158,29 @@ cs_expect_sections()
 }
 
 # One case per (mode, length): what went off is where the sections land.
+# cs_expect_not MODE N OWN OTHER - sections of MODE, N us, are filed in OWN and not in OTHER
+# A host stall inside a run can file stray samples in OTHER that the run's noise baseline did not
+# see (CI, a host loaded to 19 on 2 cores: 9 samples >= 8000 us in preemptirqsoff from 7 irqs-only
+# sections, on 7.3-rt-debug); a type that files the wrong sections does so in every run. So a failed
+# run is measured once more, baseline included, and the second run decides.
+cs_expect_not()
+{
+	for cs_try in 1 2; do
+		lh_case_begin
+		cs_noisy "$2" "$4" && return 0
+		cs_run "$1" "$2"
+		cs_expect_sections "$3" "$2"
+		got=$(cs_at_least "$4" 1 "$2")
+		[ "$got" -le $((2 * CS_NOISE + 1)) ] ||
+			lh_err "$4/CPU1 got $got of $COUNT $1-only sections of $2 us: it must not file them"
+		if [ "$LH_ERRS" -eq 0 ] || [ $cs_try -eq 2 ]; then
+			lh_case_end "$CS_DESC"
+			return 0
+		fi
+		lh_diag "$CS_DESC: stray samples in one run (max $(sl_hist_max "$4" 1) us): measuring once more"
+	done
+}
+
 for n in 50 500 5000; do
 	lh_case_begin
 	cs_run irq $n
@@ -169,17 +192,8 @@ done
 # few stray samples from a noisy CPU cannot hide a real error.
 COUNT=7
 
-lh_case_begin
-n=8000
 CS_DESC=irqs_only_sections_are_not_preemptirqsoff
-if ! cs_noisy $n preemptirqsoff; then
-	cs_run irq $n
-	cs_expect_sections irqsoff $n
-	got=$(cs_at_least preemptirqsoff 1 $n)
-	[ "$got" -le $((2 * CS_NOISE + 1)) ] ||
-		lh_err "preemptirqsoff/CPU1 got $got of $COUNT irqs-only sections: it must need both off"
-	lh_case_end $CS_DESC
-fi
+cs_expect_not irq 8000 irqsoff preemptirqsoff
 
 lh_case_begin
 n=5000
@@ -187,16 +201,8 @@ cs_run preempt $n
 cs_expect_sections preemptoff $n
 lh_case_end preempt_off_${n}us_in_preemptoff
 
-lh_case_begin
-n=5000
 CS_DESC=preempt_only_sections_are_not_irqsoff
-if ! cs_noisy $n irqsoff; then
-	cs_run preempt $n
-	got=$(cs_at_least irqsoff 1 $n)
-	[ "$got" -le $((2 * CS_NOISE + 1)) ] ||
-		lh_err "irqsoff/CPU1 got $got of $COUNT preempt-only sections"
-	lh_case_end $CS_DESC
-fi
+cs_expect_not preempt 5000 preemptoff irqsoff
 
 lh_case_begin
 n=5000
