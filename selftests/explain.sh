@@ -24,7 +24,8 @@
 #     same spins: missed_timer_offsets/explain-CPU1 likewise.
 #  4. preempt-off section: the same with mode=preempt: the wait is the
 #     section owner's (lh_load_test) thread time, >= half of the window.
-#  5. equal priority: a SCHED_FIFO 80 sleeper on CPU 1 (pid filter on it)
+#  5. equal priority: a SCHED_FIFO 80 sleeper on CPU 1 (pid filter on it,
+#     100 loops of 10 ms; the spin starts once it runs them as SCHED_FIFO)
 #     wakes while rt_hog spins HOG_MS = 200 ms at SCHED_FIFO 80 there, so it
 #     waits behind an equal-priority thread that runs first: the maximum of
 #     wakeup/sharedprio/CPU1 is >= HOG_MS / 4, and its explain-CPU1 adds up
@@ -278,7 +279,7 @@ hog_ready()
 }
 
 lh_case_begin
-sl_start "$LH_TMP/sl2" -c 1 -p $PRIO -i 10000 -l 40 ||
+sl_start "$LH_TMP/sl2" -c 1 -p $PRIO -i 10000 -l 100 ||
 	lh_bail "rt_sleeper did not start"
 "$LH_BINDIR/rt_hog" spin -w -c 1 -p $PRIO -d $HOG_MS >"$LH_TMP/hog" 2>"$LH_TMP/hog.err" &
 HOG=$!
@@ -286,7 +287,13 @@ hog_ready
 sl_filter wakeup "$SL_TID"
 sl_reset wakeup wakeup/sharedprio
 sl_go
-sl_sleep_s 0.1
+# the spin starts once the sleeper runs its loops (SCHED_FIFO, field 41)
+n=0
+until [ "$(awk '{ print $41 }' "/proc/$SL_PID/task/$SL_TID/stat" 2>/dev/null)" = 1 ] ||
+	[ $n -ge 300 ]; do
+	n=$((n + 1))
+	sl_sleep_s 0.01
+done
 kill -USR1 "$HOG"
 sl_wait
 wait "$HOG" || lh_err "rt_hog failed: $(cat "$LH_TMP/hog.err")"
