@@ -152,7 +152,7 @@ pick_configs() {
 	if insmod "$LH_MODULE"; then
 		[ -e "$LH/explain/enable" ] && CONFIGS_DEFAULT="$CONFIGS_DEFAULT explain wakeup_x"
 		rmmod latency_hist
-	fi"
+	fi
 	if [ "$pirq" = 1 ]; then
 		CONFIGS_DEFAULT="$CONFIGS_DEFAULT empty_pirq pirq"
 	else
