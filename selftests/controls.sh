@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck disable=SC2119 # lh_load_or_bail takes optional module parameters
 #
-# controls.sh - enable, pid and reset files do what INTERFACE.md says
+# controls.sh - enable, pid and reset files do what
+# Documentation/latency_hist.rst ("Controls") says
 #
 # Proves: enable files read 0 after load, 1 after any non-zero write ("1",
 # "5", "1\n") and 0 after "0"; enabling wakeup (available on every kernel)
@@ -17,6 +18,7 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 
 E=""	# set after load: "$LH_DIR/enable"
 
@@ -34,24 +36,6 @@ expect_status()
 	*)	[ "${got_bytes:-0}" -gt 0 ] 2>/dev/null ||
 			lh_err "status $1: bytes=$got_bytes, expected > 0" ;;
 	esac
-}
-
-# snapshot HIST - print the CPUx and max_latency files of HIST, concatenated
-snapshot()
-{
-	for c in $LH_CPUS; do
-		cat "$LH_DIR/$1/CPU$c"
-		[ -e "$LH_DIR/$1/max_latency-CPU$c" ] &&
-			cat "$LH_DIR/$1/max_latency-CPU$c"
-	done
-}
-
-# hist_samples HIST - sum of "#Total samples:" over the CPUs of HIST
-hist_samples()
-{
-	for c in $LH_CPUS; do
-		lh_hist_total "$LH_DIR/$1/CPU$c"
-	done | awk '{ s += $1 } END { print s + 0 }'
 }
 
 lh_setup
@@ -131,18 +115,18 @@ lh_case_begin
 lh_enable_available
 lh_activity
 lh_disable_all
-lh_gen_empty_hist >"$LH_TMP/empty"
+hl_empty_cpux >"$LH_TMP/empty"
 tested=0
 for h in $LH_HISTS; do
-	[ "$(hist_samples "$h")" -gt 0 ] || continue
+	[ "$(hl_total_all "$h")" -gt 0 ] || continue
 	tested=$((tested + 1))
-	snapshot "$h" >"$LH_TMP/before"
+	hl_snapshot "$h" >"$LH_TMP/before"
 	lh_expect_write_ok "$LH_DIR/$h/reset" 0
-	snapshot "$h" >"$LH_TMP/after"
+	hl_snapshot "$h" >"$LH_TMP/after"
 	cmp -s "$LH_TMP/before" "$LH_TMP/after" ||
 		lh_err "$h: writing 0 to reset changed the histogram"
 	if [ "$h" = wakeup ]; then
-		snapshot wakeup/sharedprio >"$LH_TMP/shared.before"
+		hl_snapshot wakeup/sharedprio >"$LH_TMP/shared.before"
 	fi
 	lh_expect_write_ok "$LH_DIR/$h/reset" 1
 	for c in $LH_CPUS; do
@@ -152,7 +136,7 @@ for h in $LH_HISTS; do
 			lh_expect_content "$LH_DIR/$h/max_latency-CPU$c" "(none)"
 	done
 	if [ "$h" = wakeup ]; then
-		snapshot wakeup/sharedprio >"$LH_TMP/shared.after"
+		hl_snapshot wakeup/sharedprio >"$LH_TMP/shared.after"
 		cmp -s "$LH_TMP/shared.before" "$LH_TMP/shared.after" ||
 			lh_err "wakeup/reset changed wakeup/sharedprio"
 	fi

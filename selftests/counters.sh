@@ -43,7 +43,9 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 . "$LH_TESTDIR/sleeper_lib.sh"
+. "$LH_TESTDIR/inject_lib.sh"
 
 N=8000
 N_IRQ=5000
@@ -205,20 +207,20 @@ lh_case_begin
 lh_expect_write_ok "$C/events" "$SET"
 lh_expect_write_ok "$C/enable" 1
 skipped=
-if ! sl_loadtest_load cpu=1 mode=irq delay_us=$N count=40 gap_us=3000; then
+if ! lt_load cpu=1 mode=irq delay_us=$N count=40 gap_us=3000; then
 	lh_skip counts_over_late_timer_windows "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
 	skipped=1
 else
 	sl_start "$LH_TMP/sl" -c 1 -p 80 -i $PERIOD -l $L || lh_bail "rt_sleeper did not start"
-	sl_filter missed_timer_offsets "$SL_TID"
-	sl_reset missed_timer_offsets
-	sl_enable missed_timer_offsets
+	lh_filter missed_timer_offsets "$SL_TID"
+	lh_reset missed_timer_offsets
+	lh_enable missed_timer_offsets
 	sl_go_and_wait 1
 	lh_expect_write_ok "$LH_DIR/enable/missed_timer_offsets" 0
 	sl_show_summary
 	ct_show "$LH_DIR/missed_timer_offsets/counters"
-	total=$(sl_total missed_timer_offsets 1)
-	hmax=$(sl_hist_max missed_timer_offsets 1)
+	total=$(hl_total missed_timer_offsets 1)
+	hmax=$(hl_max missed_timer_offsets 1)
 	win=$(ct_row missed_timer_offsets 1 latency_us windows)
 	[ "$win" = "$total" ] && [ "$total" -gt 0 ] ||
 		lh_err "missed_timer_offsets/counters CPU1: $win windows, histogram $total samples"
@@ -231,7 +233,7 @@ else
 		lh_err "no window for the max sample: '$wns'"
 	ct_check_clock missed_timer_offsets 1 "$wns"
 	ct_check_tsc missed_timer_offsets 1 "$wns"
-	sl_loadtest_unload
+	lt_unload
 fi
 [ -n "$skipped" ] || lh_case_end counts_over_late_timer_windows
 
@@ -239,15 +241,15 @@ lh_case_begin
 skipped=1
 if ! lh_available irqsoff; then
 	lh_skip counts_over_irqsoff_sections "no preemptirq tracepoints in this kernel"
-elif ! sl_loadtest_load cpu=1 mode=irq delay_us=$N_IRQ count=3 gap_us=3000; then
+elif ! lt_load cpu=1 mode=irq delay_us=$N_IRQ count=3 gap_us=3000; then
 	lh_skip counts_over_irqsoff_sections "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
 else
 	skipped=
-	sl_reset irqsoff
-	sl_enable preemptirqsoff
-	sl_loadtest_trigger || lh_err "lh_load_test trigger failed"
+	lh_reset irqsoff
+	lh_enable preemptirqsoff
+	lt_trigger || lh_err "lh_load_test trigger failed"
 	lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 0
-	sl_loadtest_unload
+	lt_unload
 	ct_show "$LH_DIR/irqsoff/counters"
 	cmax=$(ct_row irqsoff 1 latency_us max)
 	wns=$(ct_row irqsoff 1 window_ns max)
@@ -275,29 +277,29 @@ grep -q "events: cpu-clock$" "$LH_DIR/wakeup/counters" ||
 lh_case_end changing_the_set_while_counting
 
 lh_case_begin
-if ! sl_probetest_load 1; then
+if ! pt_load 1; then
 	lh_skip window_across_a_counting_restart "lh_probe_test is not built (make -C selftests modules)"
 else
-	sl_filter wakeup "$SL_PT_A"
+	lh_filter wakeup "$PT_A"
 	lh_expect_write_ok "$LH_DIR/enable/wakeup" 1
 	# A more important task running on CPU 1 between the steps (the
 	# stopper, say) drops A's wakeup, by design: try a few times.
 	try=1
 	while :; do
-		sl_reset wakeup
-		sl_probetest_run waking_a
+		lh_reset wakeup
+		pt_run waking_a
 		lh_expect_write_ok "$C/enable" 0
 		lh_expect_write_ok "$C/enable" 1
-		sl_probetest_run switch_in_a
-		n=$(sl_total wakeup 1)
+		pt_run switch_in_a
+		n=$(hl_total wakeup 1)
 		[ "$n" = 0 ] && [ $try -lt 5 ] || break
 		try=$((try + 1))
 	done
 	lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
 	w=$(ct_row wakeup 1 latency_us windows)
 	lh_diag "wakeup/CPU1: $n sample(s) of A, $w counted window(s), try $try"
-	sl_filter wakeup 0
-	sl_probetest_unload
+	lh_filter wakeup 0
+	pt_unload
 	if [ "$LH_ERRS" = 0 ] && [ "$n" = 0 ]; then
 		lh_skip window_across_a_counting_restart \
 			"A's wakeup was dropped $try times: a more important task ran on CPU 1 between the steps"
@@ -315,7 +317,7 @@ else
 	lh_expect_write_ok "$LH_DIR/enable/wakeup" 1
 	echo 0 >"$CPU1" || lh_err "cannot offline CPU 1"
 	[ "$(ct_state cpu-clock 1)" = offline ] || lh_err "CPU1 while offline: '$(ct_state cpu-clock 1)'"
-	sl_sleep_s 0.5
+	lh_sleep_s 0.5
 	echo 1 >"$CPU1" || lh_err "cannot online CPU 1"
 	[ "$(ct_state cpu-clock 1)" = active ] || lh_err "CPU1 back online: '$(ct_state cpu-clock 1)'"
 	lh_expect_write_ok "$LH_DIR/enable/wakeup" 0

@@ -39,38 +39,22 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
-. "$LH_TESTDIR/sleeper_lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
+. "$LH_TESTDIR/inject_lib.sh"
 
 COUNT=3
 GAP_US=3000
 
-sl_setup
+lh_setup
+lh_need_cpu1
 lh_load_or_bail
 if ! lh_available irqsoff; then
 	lh_unload_or_bail
 	lh_skip_all "no preemptirq tracepoints in this kernel"
 fi
-sl_loadtest_load cpu=1 gap_us=$GAP_US ||
+lt_load cpu=1 gap_us=$GAP_US ||
 	lh_skip_all "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
 lh_plan 13
-
-# cs_at_least HIST CPU N - print how many samples of HIST/CPUx are >= N us
-cs_at_least()
-{
-	awk -v n="$3" '
-		/^#There are .* greater or equal than / { over = $3 }
-		/^[ 0-9]/ && $1 + 0 >= n { sum += $2 }
-		END { print sum + over }' "$LH_DIR/$1/CPU$2"
-}
-
-# cs_between HIST CPU LO HI - print how many samples of HIST/CPUx are in [LO, HI] us
-cs_between()
-{
-	awk -v lo="$3" -v hi="$4" '
-		/^#There are .* greater or equal than / { if (hi >= 10240) over = $3 }
-		/^[ 0-9]/ && $1 + 0 >= lo && $1 + 0 <= hi { sum += $2 }
-		END { print sum + over }' "$LH_DIR/$1/CPU$2"
-}
 
 # cs_consistent FILE - print "ok" or what is inconsistent in one copy of a CPUx file
 cs_consistent()
@@ -101,20 +85,20 @@ cs_run()
 	for h in irqsoff preemptoff preemptirqsoff; do
 		lh_write "$LH_DIR/$h/reset" 1 || lh_err "cannot reset $h"
 	done
-	echo "$1" >"$SL_LT_PARAMS/mode" &&
-		echo "$2" >"$SL_LT_PARAMS/delay_us" &&
-		echo "${3:-0}" >"$SL_LT_PARAMS/nested" &&
-		echo $COUNT >"$SL_LT_PARAMS/count" ||
+	echo "$1" >"$LT_PARAMS/mode" &&
+		echo "$2" >"$LT_PARAMS/delay_us" &&
+		echo "${3:-0}" >"$LT_PARAMS/nested" &&
+		echo $COUNT >"$LT_PARAMS/count" ||
 		lh_err "cannot configure lh_load_test"
 	lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 1
-	done_before=$(cat "$SL_LT_PARAMS/sections_done")
-	sl_loadtest_trigger || lh_err "lh_load_test trigger failed"
+	done_before=$(cat "$LT_PARAMS/sections_done")
+	lt_trigger || lh_err "lh_load_test trigger failed"
 	lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 0
-	done_after=$(cat "$SL_LT_PARAMS/sections_done")
+	done_after=$(cat "$LT_PARAMS/sections_done")
 	[ $((done_after - done_before)) -eq $COUNT ] ||
 		lh_err "lh_load_test ran $((done_after - done_before)) sections, expected $COUNT"
 	for h in irqsoff preemptoff preemptirqsoff; do
-		lh_diag "$1 $2 us: $h/CPU1 total $(sl_total $h 1) >=N $(cs_at_least $h 1 "$2") max $(sl_hist_max $h 1)"
+		lh_diag "$1 $2 us: $h/CPU1 total $(hl_total $h 1) >=N $(hl_at_least $h 1 "$2") max $(hl_max $h 1)"
 	done
 }
 
@@ -136,7 +120,7 @@ cs_noisy()
 	CS_NOISE=0
 	noise=
 	for h in "$@"; do
-		got=$(cs_at_least "$h" 1 "$cn_n")
+		got=$(hl_at_least "$h" 1 "$cn_n")
 		noise="$noise $h:$got"
 		[ "$got" -le "$CS_NOISE" ] || CS_NOISE=$got
 	done
@@ -149,10 +133,10 @@ cs_noisy()
 cs_expect_sections()
 {
 	slack=$(($2 / 4 + 2000))
-	got=$(cs_at_least "$1" 1 "$2")
+	got=$(hl_at_least "$1" 1 "$2")
 	[ "$got" -ge $COUNT ] ||
 		lh_err "$1/CPU1: $got samples >= $2 us, expected >= $COUNT"
-	near=$(cs_between "$1" 1 "$2" $(($2 + slack)))
+	near=$(hl_between "$1" 1 "$2" $(($2 + slack)))
 	[ "$near" -ge 1 ] ||
 		lh_err "$1/CPU1: no sample in [$2, $(($2 + slack))] us"
 }
@@ -170,14 +154,14 @@ cs_expect_not()
 		cs_noisy "$2" "$4" && return 0
 		cs_run "$1" "$2"
 		cs_expect_sections "$3" "$2"
-		got=$(cs_at_least "$4" 1 "$2")
+		got=$(hl_at_least "$4" 1 "$2")
 		[ "$got" -le $((2 * CS_NOISE + 1)) ] ||
 			lh_err "$4/CPU1 got $got of $COUNT $1-only sections of $2 us: it must not file them"
 		if [ "$LH_ERRS" -eq 0 ] || [ $cs_try -eq 2 ]; then
 			lh_case_end "$CS_DESC"
 			return 0
 		fi
-		lh_diag "$CS_DESC: stray samples in one run (max $(sl_hist_max "$4" 1) us): measuring once more"
+		lh_diag "$CS_DESC: stray samples in one run (max $(hl_max "$4" 1) us): measuring once more"
 	done
 }
 
@@ -223,8 +207,8 @@ for cs_try in 1 2; do
 	cs_noisy $((n / 2)) irqsoff preemptoff preemptirqsoff && break
 	cs_run preemptirq $n 1
 	for h in irqsoff preemptoff preemptirqsoff; do
-		got=$(cs_at_least $h 1 $((n / 2)))
-		sl_in_range "$got" $COUNT $((COUNT + 2 * CS_NOISE + 1)) ||
+		got=$(hl_at_least $h 1 $((n / 2)))
+		lh_in_range "$got" $COUNT $((COUNT + 2 * CS_NOISE + 1)) ||
 			lh_err "$h/CPU1: $got samples >= $((n / 2)) us from $COUNT nested sections of $n us, expected $COUNT (+$((2 * CS_NOISE + 1)) for noise)"
 		cs_expect_sections $h $n
 	done
@@ -232,14 +216,14 @@ for cs_try in 1 2; do
 		lh_case_end $CS_DESC
 		break
 	fi
-	lh_diag "$CS_DESC: stray samples in one run (max $(sl_hist_max irqsoff 1) us): measuring once more"
+	lh_diag "$CS_DESC: stray samples in one run (max $(hl_max irqsoff 1) us): measuring once more"
 done
 COUNT=3
 
 lh_case_begin
 n=12000
 cs_run irq $n
-over=$(sl_over irqsoff 1)
+over=$(hl_over irqsoff 1)
 [ "$over" -ge $COUNT ] ||
 	lh_err "irqsoff/CPU1: $over samples >= 10240 us after $COUNT sections of $n us"
 lh_case_end section_over_10240us_counted_above
@@ -248,17 +232,17 @@ lh_case_end section_over_10240us_counted_above
 # while this shell copies the CPUx files, 4 rounds; then the run is killed
 # (lh_load_test stops after the section in progress).
 lh_case_begin
-echo preemptirq >"$SL_LT_PARAMS/mode"
-echo 100 >"$SL_LT_PARAMS/delay_us"
-echo 0 >"$SL_LT_PARAMS/nested"
-echo 100000 >"$SL_LT_PARAMS/count"
-echo 0 >"$SL_LT_PARAMS/gap_us"
+echo preemptirq >"$LT_PARAMS/mode"
+echo 100 >"$LT_PARAMS/delay_us"
+echo 0 >"$LT_PARAMS/nested"
+echo 100000 >"$LT_PARAMS/count"
+echo 0 >"$LT_PARAMS/gap_us"
 lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 1
-sl_loadtest_trigger 2>/dev/null &
+lt_trigger 2>/dev/null &
 trigger_pid=$!
 for round in 1 2 3 4; do
 	for h in irqsoff preemptoff preemptirqsoff; do
-		for c in $SL_CPUS; do
+		for c in $LH_CPUS; do
 			cp "$LH_DIR/$h/CPU$c" "$LH_TMP/copy"
 			r=$(cs_consistent "$LH_TMP/copy")
 			[ "$r" = ok ] || lh_err "round $round: $h/CPU$c: $r"
@@ -268,8 +252,8 @@ done
 kill -KILL $trigger_pid 2>/dev/null
 wait $trigger_pid 2>/dev/null
 lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 0
-echo $GAP_US >"$SL_LT_PARAMS/gap_us"
-total=$(sl_total preemptirqsoff 1)
+echo $GAP_US >"$LT_PARAMS/gap_us"
+total=$(hl_total preemptirqsoff 1)
 lh_diag "preemptirqsoff/CPU1 total $total after 4 rounds of reads"
 [ "$total" -gt 0 ] || lh_err "preemptirqsoff/CPU1 recorded nothing during the reads"
 lh_case_end reads_consistent_at_full_rate
@@ -285,20 +269,20 @@ k=200
 for h in irqsoff preemptoff preemptirqsoff; do
 	lh_write "$LH_DIR/$h/reset" 1 || lh_err "cannot reset $h"
 done
-echo hardirq >"$SL_LT_PARAMS/mode" &&
-	echo $n >"$SL_LT_PARAMS/delay_us" &&
-	echo 0 >"$SL_LT_PARAMS/nested" &&
-	echo $k >"$SL_LT_PARAMS/count" &&
-	echo 1 >"$SL_LT_PARAMS/busy_gap" &&
-	echo 1000 >"$SL_LT_PARAMS/gap_us" ||
+echo hardirq >"$LT_PARAMS/mode" &&
+	echo $n >"$LT_PARAMS/delay_us" &&
+	echo 0 >"$LT_PARAMS/nested" &&
+	echo $k >"$LT_PARAMS/count" &&
+	echo 1 >"$LT_PARAMS/busy_gap" &&
+	echo 1000 >"$LT_PARAMS/gap_us" ||
 	lh_err "cannot configure lh_load_test"
 lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 1
-sl_loadtest_trigger || lh_err "lh_load_test trigger failed"
+lt_trigger || lh_err "lh_load_test trigger failed"
 lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 0
-echo 0 >"$SL_LT_PARAMS/busy_gap"
-echo $GAP_US >"$SL_LT_PARAMS/gap_us"
-got=$(cs_at_least irqsoff 1 $n)
-lh_diag "hardirq $n us x $k during preemption toggles: irqsoff/CPU1 total $(sl_total irqsoff 1) >=N $got, preemptoff/CPU1 total $(sl_total preemptoff 1)"
+echo 0 >"$LT_PARAMS/busy_gap"
+echo $GAP_US >"$LT_PARAMS/gap_us"
+got=$(hl_at_least irqsoff 1 $n)
+lh_diag "hardirq $n us x $k during preemption toggles: irqsoff/CPU1 total $(hl_total irqsoff 1) >=N $got, preemptoff/CPU1 total $(hl_total preemptoff 1)"
 [ "$got" -ge $k ] ||
 	lh_err "irqsoff/CPU1: $got samples >= $n us for $k interrupts of $n us: those that landed in a preempt probe went unseen"
 lh_case_end interrupts_landing_in_preempt_probes_are_measured
@@ -313,20 +297,20 @@ else
 	done
 	lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 1
 	echo 0 >"$online" || lh_err "cannot take CPU 1 offline"
-	sl_sleep_s 2
+	lh_sleep_s 2
 	echo 1 >"$online" || lh_err "cannot bring CPU 1 back online"
 	lh_activity
 	lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 0
 	for h in irqsoff preemptoff preemptirqsoff; do
-		m=$(sl_hist_max $h 1)
-		lh_diag "after 2 s offline: $h/CPU1 total $(sl_total $h 1) max $m over $(sl_over $h 1)"
+		m=$(hl_max $h 1)
+		lh_diag "after 2 s offline: $h/CPU1 total $(hl_total $h 1) max $m over $(hl_over $h 1)"
 		[ "$m" = "<undef>" ] || [ "$m" -lt 1000000 ] ||
 			lh_err "$h/CPU1: a section of $m us after 2 s offline"
 	done
 	lh_case_end offline_time_is_not_a_section
 fi
 
-sl_loadtest_unload
+lt_unload
 lh_unload_or_bail
 lh_case_dmesg_clean
 lh_finished

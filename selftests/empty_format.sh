@@ -5,7 +5,7 @@
 # empty_format.sh - empty histograms are byte-compatible with PREEMPT_RT
 #
 # Proves: right after load every CPUx file of every histogram is, byte for
-# byte, the empty histogram of INTERFACE.md (7 header lines with <undef>,
+# byte, the empty histogram of Documentation/latency_hist.rst (7 header lines with <undef>,
 # then 10240 rows "%6ld\t%16llu\n"), also when read in small pieces; every
 # max_latency-CPUx reads "(none)"; the seed document's filter
 # grep -v " 0$" leaves only header lines (6: "#Total samples: 0" goes
@@ -15,15 +15,16 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 
 # check_all_empty - lh_err for every CPUx / max_latency file not empty
 check_all_empty()
 {
-	for f in $(lh_cpu_files); do
+	for f in $(hl_cpu_files); do
 		lh_same_bytes "$LH_TMP/empty" "$f" ||
 			lh_err "$(lh_name "$f"): differs from the empty histogram: $(lh_first_diff "$LH_TMP/empty")"
 	done
-	for f in $(lh_maxlat_files); do
+	for f in $(hl_maxlat_files); do
 		lh_expect_content "$f" "(none)"
 	done
 }
@@ -32,13 +33,13 @@ lh_setup
 lh_plan 7
 lh_load_or_bail
 
-lh_gen_empty_hist >"$LH_TMP/empty"
+hl_empty_cpux >"$LH_TMP/empty"
 # "#Total samples: 0" ends in " 0" too, so on an empty histogram the filter
 # keeps 6 of the 7 header lines and must drop every one of the 10240 rows.
 grep -v " 0$" "$LH_TMP/empty" >"$LH_TMP/header"
 
 lh_case_begin
-for f in $(lh_cpu_files); do
+for f in $(hl_cpu_files); do
 	lh_same_bytes "$LH_TMP/empty" "$f" ||
 		lh_err "$(lh_name "$f"): $(lh_first_diff "$LH_TMP/empty")"
 done
@@ -57,13 +58,13 @@ done
 lh_case_end small_reads_give_the_same_bytes
 
 lh_case_begin
-for f in $(lh_maxlat_files); do
+for f in $(hl_maxlat_files); do
 	lh_expect_content "$f" "(none)"
 done
 lh_case_end every_max_latency_reads_none
 
 lh_case_begin
-for f in $(lh_cpu_files); do
+for f in $(hl_cpu_files); do
 	grep -v " 0$" "$f" >"$LH_TMP/nonzero"
 	cmp -s "$LH_TMP/header" "$LH_TMP/nonzero" ||
 		lh_err "$(lh_name "$f"): grep -v \" 0\$\" leaves $(wc -l <"$LH_TMP/nonzero") lines, not the $(wc -l <"$LH_TMP/header") header lines"
@@ -77,7 +78,7 @@ lh_enable_available
 lh_diag "enabled:$LH_ENABLED"
 lh_activity
 lh_disable_all
-before=$(lh_samples_sum)
+before=$(hl_samples_sum)
 lh_diag "samples before the reset loop: $before"
 [ "$before" -gt 0 ] ||
 	lh_diag "no samples were recorded, so the loop is only shown to run"

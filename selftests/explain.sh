@@ -38,7 +38,9 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 . "$LH_TESTDIR/sleeper_lib.sh"
+. "$LH_TESTDIR/inject_lib.sh"
 
 L=30
 PERIOD=20000
@@ -50,14 +52,13 @@ HOG_MS=200
 
 sl_setup
 HOG=
-# x_cleanup - stop rt_hog if a bail left it, then the libraries' cleanup
+# x_cleanup - lh_cleanup hook: stop rt_hog if a bail left it running
 x_cleanup()
 {
 	[ -z "$HOG" ] || kill "$HOG" 2>/dev/null
-	sl_cleanup
-	lh_cleanup
+	HOG=
 }
-trap x_cleanup EXIT
+LH_CLEANUP_HOOKS="$LH_CLEANUP_HOOKS x_cleanup"
 [ -x "$LH_BINDIR/rt_hog" ] || lh_skip_all "rt_hog is not built (make -C selftests)"
 lh_plan 9
 lh_load_or_bail
@@ -105,13 +106,13 @@ x_check_record()
 	lh_diag "$(lh_name "$X_F"):"
 	while IFS= read -r X_L; do lh_diag "  $X_L"; done <"$X_F"
 	if [ "$(head -n 1 "$X_F")" = "(none)" ]; then
-		lh_err "$(lh_name "$X_F") is (none) with a maximum of $(sl_hist_max "$1" "$2") us"
+		lh_err "$(lh_name "$X_F") is (none) with a maximum of $(hl_max "$1" "$2") us"
 		return 1
 	fi
 	X_BAD=$(x_check_sum "$X_F")
 	[ -z "$X_BAD" ] || lh_err "$(lh_name "$X_F"): $X_BAD"
 	X_WIN=$(x_field "$X_F" window)
-	X_MAX=$(sl_hist_max "$1" "$2")
+	X_MAX=$(hl_max "$1" "$2")
 	if [ "$3" = 1 ] && [ $((X_WIN / 1000)) -ne "$X_MAX" ]; then
 		lh_err "$(lh_name "$X_F"): window $X_WIN ns is not the maximum $X_MAX us"
 	elif [ $((X_WIN / 1000)) -lt "$X_MAX" ]; then
@@ -140,7 +141,7 @@ lh_case_begin
 [ "$(cat "$X_PARAM")" = 0 ] || lh_err "parameter explain is not 0 at load"
 [ "$(x_status_count hooked)" = 0 ] || lh_err "explain off, but status lists hooked tracepoints"
 for h in wakeup wakeup/sharedprio missed_timer_offsets; do
-	for c in $SL_CPUS; do
+	for c in $LH_CPUS; do
 		lh_expect_content "$(x_file $h $c)" "(none)"
 	done
 done
@@ -169,21 +170,21 @@ lh_expect_write_ok "$X_PARAM" 0
 [ "$(cat "$LH_DIR/explain/enable")" = 0 ] || lh_err "explain/enable does not read 0 after the parameter"
 lh_case_end on_hooks_and_off_unhooks
 
-sl_loadtest_load cpu=1 mode=hardirq delay_us=$N count=$SECTIONS gap_us=$G ||
+lt_load cpu=1 mode=hardirq delay_us=$N count=$SECTIONS gap_us=$G ||
 	lh_bail "lh_load_test not available"
 
 # run_moved MODE - a sleeper woken on CPU 0 for CPU 1 under MODE sections
 run_moved()
 {
-	echo "$1" >"$SL_LT_PARAMS/mode"
+	echo "$1" >"$LT_PARAMS/mode"
 	sl_start "$LH_TMP/sl" -c 0 -m 1 -p $PRIO -i $PERIOD -l $L ||
 		lh_bail "rt_sleeper did not start"
-	sl_filter wakeup "$SL_TID"
-	sl_filter missed_timer_offsets "$SL_TID"
-	sl_reset wakeup wakeup/sharedprio missed_timer_offsets
+	lh_filter wakeup "$SL_TID"
+	lh_filter missed_timer_offsets "$SL_TID"
+	lh_reset wakeup wakeup/sharedprio missed_timer_offsets
 	sl_go_and_wait 1
 	sl_show_summary
-	sl_show_maxrecs wakeup
+	hl_show_maxrecs wakeup
 }
 
 # x_noise HIST - print why the maximum of HIST/CPU1 is the emulator's and
@@ -191,7 +192,7 @@ run_moved()
 # whose time goes to whatever ran, often idle); return 1 if it is not
 x_noise()
 {
-	xn_m=$(sl_hist_max "$1" 1)
+	xn_m=$(hl_max "$1" 1)
 	[ "$xn_m" != "<undef>" ] && [ "$xn_m" -gt $((2 * N)) ] || return 1
 	echo "$1/CPU1 maximum $xn_m us > $((2 * N)) us: more than a $N us spin can cause, an emulator stall"
 }
@@ -203,7 +204,7 @@ x_hardirq_case()
 {
 	lh_case_begin
 	xh_noise=$(x_noise "$1")
-	xh_m=$(sl_hist_max "$1" 1)
+	xh_m=$(hl_max "$1" 1)
 	xh_why=
 	if [ "$xh_m" = "<undef>" ] || [ "$xh_m" -lt $((N / 2)) ]; then
 		lh_err "$1/CPU1 maximum $xh_m us < $((N / 2)) us with $N us hard-interrupt spins"
@@ -224,7 +225,7 @@ x_hardirq_case()
 }
 
 lh_expect_write_ok "$LH_DIR/explain/enable" 1
-sl_enable wakeup missed_timer_offsets
+lh_enable wakeup missed_timer_offsets
 
 # A loaded host can stall a vCPU for longer than the spins: one more run then.
 run_moved hardirq
@@ -259,7 +260,7 @@ fi
 
 lh_case_begin
 run_moved preempt
-m=$(sl_hist_max wakeup 1)
+m=$(hl_max wakeup 1)
 if [ "$m" = "<undef>" ] || [ "$m" -lt $((N / 2)) ]; then
 	lh_err "wakeup/CPU1 maximum $m us < $((N / 2)) us with $N us preempt-off sections"
 elif x_check_record wakeup 1 1; then
@@ -272,14 +273,14 @@ elif x_check_record wakeup 1 1; then
 fi
 lh_case_end preempt_off_section_is_the_owners_time
 
-sl_loadtest_unload
+lt_unload
 
 # hog_ready - wait until rt_hog (started with -w) waits for SIGUSR1
 hog_ready()
 {
 	while ! grep -q '^ready' "$LH_TMP/hog" 2>/dev/null; do
 		kill -0 "$HOG" 2>/dev/null || lh_bail "rt_hog: $(cat "$LH_TMP/hog.err")"
-		sl_sleep_s 0.05
+		lh_sleep_s 0.05
 	done
 }
 
@@ -289,22 +290,22 @@ sl_start "$LH_TMP/sl2" -c 1 -p $PRIO -i 10000 -l 100 ||
 "$LH_BINDIR/rt_hog" spin -w -c 1 -p $PRIO -d $HOG_MS >"$LH_TMP/hog" 2>"$LH_TMP/hog.err" &
 HOG=$!
 hog_ready
-sl_filter wakeup "$SL_TID"
-sl_reset wakeup wakeup/sharedprio
+lh_filter wakeup "$SL_TID"
+lh_reset wakeup wakeup/sharedprio
 sl_go
 # the spin starts once the sleeper runs its loops (SCHED_FIFO, field 41)
 n=0
 until [ "$(awk '{ print $41 }' "/proc/$SL_PID/task/$SL_TID/stat" 2>/dev/null)" = 1 ] ||
 	[ $n -ge 300 ]; do
 	n=$((n + 1))
-	sl_sleep_s 0.01
+	lh_sleep_s 0.01
 done
 kill -USR1 "$HOG"
 sl_wait
 wait "$HOG" || lh_err "rt_hog failed: $(cat "$LH_TMP/hog.err")"
 HOG=
-sl_show_totals wakeup wakeup/sharedprio
-m=$(sl_hist_max wakeup/sharedprio 1)
+hl_show_totals wakeup wakeup/sharedprio
+m=$(hl_max wakeup/sharedprio 1)
 if [ "$m" = "<undef>" ] || [ "$m" -lt $((HOG_MS * 1000 / 4)) ]; then
 	lh_err "wakeup/sharedprio/CPU1 maximum $m us < $((HOG_MS * 1000 / 4)) us behind a $HOG_MS ms equal-priority spin"
 elif x_check_record wakeup/sharedprio 1 1; then
@@ -322,9 +323,9 @@ lh_case_begin
 	lh_diag "missed_timer_offsets/explain-CPU1 was already empty"
 mto_before=$(cat "$(x_file missed_timer_offsets 1)")
 sp_before=$(cat "$(x_file wakeup/sharedprio 1)")
-sl_reset wakeup
-for c in $SL_CPUS; do
-	if [ "$(sl_hist_max wakeup $c)" = "<undef>" ]; then
+lh_reset wakeup
+for c in $LH_CPUS; do
+	if [ "$(hl_max wakeup $c)" = "<undef>" ]; then
 		lh_expect_content "$(x_file wakeup $c)" "(none)"
 	else
 		lh_diag "wakeup/CPU$c has a sample since the reset"

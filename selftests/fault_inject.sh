@@ -22,6 +22,7 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 
 W=$LH_BINDIR/lh_write
 MAX_ENABLE=60		# more than any enable passes
@@ -74,7 +75,7 @@ enable_under_faults()
 		esac
 		lh_activity
 		if [ "$ef_file" != counters/enable ]; then
-			[ "$(lh_samples_sum)" -gt 0 ] ||
+			[ "$(hl_samples_sum)" -gt 0 ] ||
 				lh_err "$ef_file, allocation $ef_n failed: no sample recorded after enabling again"
 		fi
 		lh_unload || lh_bail "$ef_file, allocation $ef_n failed: the module does not unload"

@@ -19,6 +19,7 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 
 FUZZ=$LH_BINDIR/lh_fuzz
 WRITES=${LH_FUZZ_WRITES:-1000}
@@ -64,7 +65,7 @@ lh_activity
 lh_disable_all
 lh_expect_write_ok "$LH_DIR/wakeup/pid" 7
 lh_expect_write_ok "$LH_DIR/wakeup/threshold" 12345
-lh_diag "seed $SEED, $WRITES writes per file, $(lh_samples_sum) samples held"
+lh_diag "seed $SEED, $WRITES writes per file, $(hl_samples_sum) samples held"
 
 lh_case_begin
 for f in "$LH_DIR"/enable/*; do

@@ -17,6 +17,7 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 
 ROUNDS=${LH_HOTPLUG_ROUNDS:-$(lh_quick 2 4)}
 SYSCPU=/sys/devices/system/cpu
@@ -57,7 +58,7 @@ cpu_totals()
 {
 	ct_sum=0
 	for ct_h in $LH_HISTS; do
-		ct_sum=$((ct_sum + $(lh_hist_total "$LH_DIR/$ct_h/CPU$1")))
+		ct_sum=$((ct_sum + $(hl_file_total "$LH_DIR/$ct_h/CPU$1")))
 	done
 	echo $ct_sum
 }
@@ -109,7 +110,7 @@ for c in $PLUGGABLE; do
 	[ "$(cat "$SYSCPU/cpu$c/online")" = 1 ] || lh_err "cpu$c did not come back online"
 done
 check_cpu_files "$LH_CPU0 $PLUGGABLE"
-lh_diag "samples: $(lh_samples_sum)"
+lh_diag "samples: $(hl_samples_sum)"
 lh_case_end recording_survives_cpus_going_offline_and_online
 
 lh_case_begin

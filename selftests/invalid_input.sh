@@ -5,8 +5,9 @@
 # invalid_input.sh - every malformed write is refused with EINVAL, changing nothing
 #
 # Proves, for every writable file (enable/*, */pid, */reset, */threshold): each invalid
-# input of INTERFACE.md fails with exactly EINVAL, and the file's value (for
-# reset: the histogram's data) is unchanged afterwards. The inputs: "abc",
+# input of Documentation/latency_hist.rst ("Controls") fails with exactly
+# EINVAL, and the file's value (for reset: the histogram's data) is unchanged
+# afterwards. The inputs: "abc",
 # "\n", "-1", "+1", " 1", "1x", "1 2", "1\n\n", "1\t", "1\0", "0x10", an
 # empty write, "18446744073709551616", 64 and 100 bytes of digits, a
 # 64-byte "0..01\n", a write at file offset 1, for pid files also
@@ -16,6 +17,7 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 
 # zeros N - print N '0' characters
 zeros()
@@ -80,7 +82,7 @@ same_value()
 hist_heads()
 {
 	for c in $LH_CPUS; do
-		lh_hist_total "$LH_DIR/$1/CPU$c"
+		hl_file_total "$LH_DIR/$1/CPU$c"
 		if [ -e "$LH_DIR/$1/max_latency-CPU$c" ]; then
 			lh_value "$LH_DIR/$1/max_latency-CPU$c"
 			printf '%s\n' "$LH_VALUE"
@@ -122,7 +124,7 @@ printf '|4194305\n|4294967296\n' >>"$LH_TMP/bad.pid"
 lh_enable_available
 lh_activity
 lh_disable_all
-lh_diag "samples recorded: $(lh_samples_sum)"
+lh_diag "samples recorded: $(hl_samples_sum)"
 
 for e in $INDEP; do
 	lh_case_begin
@@ -171,7 +173,7 @@ for d in $LH_PID_DIRS; do
 	lh_case_end "${d}_pid_rejects_invalid_writes"
 done
 
-lh_gen_empty_hist >"$LH_TMP/empty"
+hl_empty_cpux >"$LH_TMP/empty"
 for hist in $LH_HISTS; do
 	lh_case_begin
 	heads_before=$(hist_heads "$hist")

@@ -34,7 +34,9 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 . "$LH_TESTDIR/sleeper_lib.sh"
+. "$LH_TESTDIR/inject_lib.sh"
 
 LH_TOOL=${LH_TOOL:-$LH_TESTDIR/../scripts/lh}
 S=10		# the interval, seconds: longer than a read under emulation
@@ -49,7 +51,7 @@ sl_setup
 	lh_skip_all "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
 lh_plan 6
 lh_load_or_bail
-sl_loadtest_load cpu=1 mode=preempt delay_us=$N count=1 gap_us=0 ||
+lt_load cpu=1 mode=preempt delay_us=$N count=1 gap_us=0 ||
 	lh_bail "lh_load_test not available"
 LH_ROOT=$LH_DIR
 export LH_ROOT
@@ -105,18 +107,18 @@ lh_case_begin
 lh_write "$LH_DIR/enable/wakeup" 1 || lh_bail "cannot enable wakeup: $LH_RESULT"
 # Samples before the monitor: they must still be there after it.
 sl_start "$LH_TMP/pre" -c 1 -p $PRIO -i $PERIOD -l 20 || lh_bail "rt_sleeper did not start"
-sl_filter wakeup "$SL_TID"
+lh_filter wakeup "$SL_TID"
 sl_go
 sl_wait
 sl_start "$LH_TMP/sl" -c 1 -p $PRIO -i $PERIOD -l 0 || lh_bail "rt_sleeper did not start"
 tid=$SL_TID
-sl_filter wakeup "$tid"
+lh_filter wakeup "$tid"
 for c in $LH_CPUS; do
 	cat "$LH_DIR/wakeup/CPU$c" >"$LH_TMP/before.CPU$c"
 done
 rows "$LH_TMP"/before.CPU* >"$LH_TMP/rows.before"
-total0=$(sl_total_all wakeup)
-max0=$(sl_hist_max wakeup 1)
+total0=$(hl_total_all wakeup)
+max0=$(hl_max wakeup 1)
 lh_diag "before the monitor: wakeup holds $total0 samples, CPU 1's maximum is $max0 us"
 [ "$total0" -gt 0 ] || lh_err "the sleeper before the monitor left no wakeup sample"
 
@@ -129,17 +131,17 @@ until grep -q '"event": "start"' "$MON/series.jsonl" 2>/dev/null; do
 	n=$((n + 1))
 	[ $n -lt 600 ] && kill -0 $mon_pid 2>/dev/null ||
 		lh_bail "lh monitor did not start: $(cat "$LH_TMP/mon.err")"
-	sl_sleep_s 0.1
+	lh_sleep_s 0.1
 done
 t_start=$(field "$(head -n 1 "$MON/series.jsonl")" time_epoch_s)
 # the sleeper runs until 3 s before the last read, the section at 1.5 S
 sl_go
 now=$(date +%s)
-[ $((t_start + S + S / 2 - now)) -le 0 ] || sl_sleep_s $((t_start + S + S / 2 - now))
+[ $((t_start + S + S / 2 - now)) -le 0 ] || lh_sleep_s $((t_start + S + S / 2 - now))
 lh_diag "injecting ${N} us at $(( $(date +%s) - t_start )) s after the start read"
-echo 1 >"$SL_LT_PARAMS/trigger" || lh_err "lh_load_test trigger failed"
+echo 1 >"$LT_PARAMS/trigger" || lh_err "lh_load_test trigger failed"
 now=$(date +%s)
-[ $((t_start + 3 * S - 3 - now)) -le 0 ] || sl_sleep_s $((t_start + 3 * S - 3 - now))
+[ $((t_start + 3 * S - 3 - now)) -le 0 ] || lh_sleep_s $((t_start + 3 * S - 3 - now))
 kill -TERM "$SL_PID"
 wait "$SL_PID"
 SL_PID=
@@ -151,7 +153,7 @@ for c in $LH_CPUS; do
 done
 lh_write "$LH_DIR/enable/wakeup" 0
 total1=$(awk 'FNR == 4 { n += $3 } END { print n + 0 }' "$LH_TMP"/after.CPU*)
-sl_show_maxrecs wakeup
+hl_show_maxrecs wakeup
 while IFS= read -r line; do
 	lh_diag "series: $line"
 done <<EOF
@@ -206,7 +208,7 @@ if [ -z "$noise" ]; then
 	"" | *[!0-9]*) lh_err "interval 2's maximum is '$m2', not a number from the max record" ;;
 	*)
 		[ "$m2" -ge $BOUND ] || lh_err "interval 2's maximum $m2 us < $BOUND us with a $N us section"
-		sl_maxrec wakeup 1
+		hl_maxrec wakeup 1
 		[ "$MR_LAT" = "$m2" ] || lh_err "interval 2's maximum $m2 us is not the max record's $MR_LAT us"
 		case $rec2 in
 		*"\"max_latency\": {\"latency\": $m2, "*"\"victim\": {\"pid\": $tid, \"prio\": $PRIO, \"comm\": \"rt_sleeper\"}, \"culprit\": {"*"\"comm\": \"lh_load_test\"}"*) ;;
@@ -325,7 +327,7 @@ done
 	lh_err "with every type on: reads and their types '$reads', expected '$want' (the start read and 3 intervals)"
 lh_case_end monitor_keeps_up_with_every_type
 
-sl_loadtest_unload
+lt_unload
 lh_unload_or_bail
 lh_case_dmesg_clean
 lh_finished

@@ -20,7 +20,9 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 . "$LH_TESTDIR/sleeper_lib.sh"
+. "$LH_TESTDIR/inject_lib.sh"
 
 LH_TOOL=${LH_TOOL:-$LH_TESTDIR/../scripts/lh}
 L=40
@@ -36,7 +38,7 @@ sl_setup
 	lh_skip_all "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
 lh_plan 6
 lh_load_or_bail
-sl_loadtest_load cpu=1 mode=preempt delay_us=$N count=$SECTIONS gap_us=3000 ||
+lt_load cpu=1 mode=preempt delay_us=$N count=$SECTIONS gap_us=3000 ||
 	lh_bail "lh_load_test not available"
 LH_ROOT=$LH_DIR
 LH_PROGRESS_S=0
@@ -52,7 +54,7 @@ lh()
 # ---------------------------------------------------------------- lh run
 lh_case_begin
 sl_start "$LH_TMP/sl" -c 1 -p $PRIO -i $PERIOD -l $L || lh_bail "rt_sleeper did not start"
-sl_filter wakeup "$SL_TID"
+lh_filter wakeup "$SL_TID"
 # CMD: start the sleepers and the sections, return once the sleeper printed
 # its per-thread lines (it does so at exit; the test shell reaps it).
 lh run --types wakeup --snapshot "$LH_TMP/snap" -- sh -c '
@@ -63,17 +65,17 @@ lh run --types wakeup --snapshot "$LH_TMP/snap" -- sh -c '
 		n=$((n + 1))
 		[ $n -lt 600 ] || exit 1
 		sleep 0.2 2>/dev/null || sleep 1
-	done' lh-cmd "$SL_PID" "$SL_LT_PARAMS" "$SL_OUT"
+	done' lh-cmd "$SL_PID" "$LT_PARAMS" "$SL_OUT"
 [ "$LH_RC" = 0 ] || lh_err "lh run exited $LH_RC: $(head -c 400 "$LH_TMP/err")"
 sl_wait
 lh_value "$LH_DIR/enable/wakeup"
 [ "$LH_VALUE" = 0 ] || lh_err "enable/wakeup is '$LH_VALUE' after lh run, expected 0"
 [ -f "$LH_TMP/snap/latency_hist/wakeup/CPU1" ] && [ -f "$LH_TMP/snap/snapshot.meta" ] &&
 	[ -f "$LH_TMP/snap/lh.json" ] || lh_err "lh run --snapshot saved no snapshot"
-m=$(sl_hist_max wakeup 1)
-total=$(sl_total_all wakeup wakeup/sharedprio)
+m=$(hl_max wakeup 1)
+total=$(hl_total_all wakeup wakeup/sharedprio)
 lh_diag "wakeup/CPU1 maximum $m us, $total samples of tid $SL_TID"
-sl_in_range "$total" $((L - 1)) $((L + 1)) || lh_err "$total samples of tid $SL_TID, expected $L +-1"
+lh_in_range "$total" $((L - 1)) $((L + 1)) || lh_err "$total samples of tid $SL_TID, expected $L +-1"
 [ "$m" != "<undef>" ] && [ "$m" -ge $BOUND ] || lh_err "wakeup/CPU1 maximum $m us < $BOUND us"
 lh_case_end lh_run_records_an_injected_latency
 
@@ -110,7 +112,7 @@ else
 			lh_err "lh json: no wakeup CPU $c line with $2 samples"
 	done
 fi
-sl_maxrec wakeup 1
+hl_maxrec wakeup 1
 grep -q "\"victim\": {\"pid\": $MR_VPID, \"prio\": $MR_VPRIO, \"comm\": \"$MR_VCOMM\"}" "$LH_TMP/lh.json" ||
 	lh_err "lh json lacks the max record of wakeup/CPU1 ($MR_LINE)"
 lh_case_end lh_json_matches_the_cpu_files
@@ -120,7 +122,7 @@ lh_case_begin
 lh prom
 [ "$LH_RC" = 0 ] || lh_err "lh prom exited $LH_RC: $(head -c 400 "$LH_TMP/err")"
 for c in $LH_CPUS; do
-	want=$(sl_total wakeup "$c")
+	want=$(hl_total wakeup "$c")
 	got=$(awk -v c="$c" 'index($0, "latency_hist_latency_seconds_count{type=\"wakeup\",cpu=\"" c "\",") == 1 { print $2 }' "$LH_TMP/out")
 	[ "$got" = "$want" ] || lh_err "lh prom wakeup cpu $c count '$got', CPU$c total $want"
 done
@@ -154,7 +156,7 @@ lh compare "$LH_TMP/snap" "$LH_TMP/snap" --fail-if 'p99>+0%' --fail-if 'wakeup@a
 [ "$LH_RC" = 0 ] || lh_err "gates that hold tripped (exit $LH_RC): $(cat "$LH_TMP/out")"
 lh_case_end lh_compare_gate_trips_on_the_injected_latency
 
-sl_loadtest_unload
+lt_unload
 lh_unload_or_bail
 lh_case_dmesg_clean
 lh_finished

@@ -1,13 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck shell=sh disable=SC2034 # variables here are used by the tests
+# shellcheck shell=sh disable=SC2034,SC3043 # variables here are used by the tests; local: dash, busybox ash, bash
 #
-# lib.sh - KTAP output and latency_hist helpers shared by the selftests
+# lib.sh - what every selftest needs: KTAP output, setup and cleanup, module
+# load/unload, the status file and the controls, writes, and the kernel log
 #
-# Sourced by every test script (". lib.sh"), never run on its own. POSIX sh
-# only: the tests must run under dash, bash and a busybox ash on a minimal
-# rig, so no "local", no arrays, no "echo -n", no process substitution, and
-# only tools busybox also provides (awk, grep, sed, cmp, find, ls, stat,
-# dmesg, insmod, rmmod, modprobe, mktemp, timeout).
+# Sourced by every test script (". lib.sh"), never run on its own; the
+# others are sourced after it by the tests that need them: hist_lib.sh (the
+# readers of CPUx, max_latency-CPUx and the checks over them), sleeper_lib.sh
+# (the rt_sleeper handshake), inject_lib.sh (lh_load_test, lh_probe_test),
+# validate_lib.sh (comparisons with other tools). POSIX sh only: the tests
+# must run under dash, bash and a busybox ash on a minimal rig, so no arrays,
+# no "echo -n", no process substitution, and only tools busybox also
+# provides (awk, grep, sed, cmp, find, ls, stat, dmesg, insmod, rmmod,
+# modprobe, mktemp, timeout). "local" is in all three shells: functions
+# declare their temporaries with it (one name a line or "local a b", an
+# assignment with it only of a plain value); results go to UPPER-case
+# globals (LH_RESULT, LH_VALUE, LH_FIELD, MR_*).
 #
 # Output follows tools/testing/selftests/kselftest/ktap_helpers.sh: a
 # "TAP version 13" header, a "1..N" plan, "ok N desc" / "not ok N desc" /
@@ -25,7 +33,7 @@
 # never called. Keep lh_err out of pipelines and $(...): a subshell cannot
 # count the error.
 #
-# Environment (see INTERFACE.md):
+# Environment (also in README.md, "Build and install on a real rig"):
 #   LH_MODULE            path of latency_hist.ko; unset: modprobe latency_hist
 #   LH_LOAD_TEST_MODULE  path of lh_load_test.ko (tests needing it SKIP if unset)
 #   LH_SELFTEST_DIR      directory holding the built helpers (lh_write, rt_sleeper);
@@ -178,6 +186,7 @@ lh_case_end()
 # ---------------------------------------------------------------- setup
 
 LH_TMP=
+LH_CLEANUP_HOOKS=	# functions lh_cleanup calls first (the other libraries add theirs)
 LH_MOUNTED_DEBUGFS=
 LH_LOADED_BY_US=
 LH_DEBUGFS=
@@ -187,6 +196,10 @@ LH_START_MARK=
 # lh_cleanup - EXIT trap: leave the system as the test found it
 lh_cleanup()
 {
+	local hook
+	for hook in $LH_CLEANUP_HOOKS; do
+		"$hook"
+	done
 	if [ -n "$LH_LOADED_BY_US" ] && lh_loaded; then
 		lh_unload >/dev/null 2>&1 ||
 			echo "# $LH_TEST: cleanup: could not unload $LH_NAME"
@@ -240,6 +253,14 @@ lh_setup()
 		lh_skip_all "cannot create a temporary directory"
 	lh_mark "$LH_TEST start"
 	LH_START_MARK=$LH_MARK
+}
+
+# lh_need_cpu1 - skip the whole test unless CPU 1 is online (2 or more CPUs)
+lh_need_cpu1()
+{
+	awk -F, '{ for (i = 1; i <= NF; i++) if ($i ~ /-/ || $i == "1") { f = 1; exit } }
+		END { exit !f }' /sys/devices/system/cpu/online ||
+		lh_skip_all "needs CPU 1 online (2 or more CPUs)"
 }
 
 # ---------------------------------------------------------------- module
@@ -317,33 +338,35 @@ lh_switch_needs()
 # another, in switch-on order
 lh_needs_all()
 {
-	LH_NA=" $(lh_switch_needs "$1") "
-	LH_NA_MORE=1
-	while [ -n "$LH_NA_MORE" ]; do
-		LH_NA_MORE=
-		for LH_NA_S in $LH_NA; do
-			for LH_NA_N in $(lh_switch_needs "$LH_NA_S"); do
-				case $LH_NA in
-				*" $LH_NA_N "*) ;;
-				*) LH_NA="$LH_NA$LH_NA_N "; LH_NA_MORE=1 ;;
+	local all more s n out
+	all=" $(lh_switch_needs "$1") "
+	more=1
+	while [ -n "$more" ]; do
+		more=
+		for s in $all; do
+			for n in $(lh_switch_needs "$s"); do
+				case $all in
+				*" $n "*) ;;
+				*) all="$all$n "; more=1 ;;
 				esac
 			done
 		done
 	done
-	LH_NA_OUT=
-	for LH_NA_S in $LH_ENABLES; do
-		case $LH_NA in
-		*" $LH_NA_S "*) LH_NA_OUT="$LH_NA_OUT $LH_NA_S" ;;
+	out=
+	for s in $LH_ENABLES; do
+		case $all in
+		*" $s "*) out="$out $s" ;;
 		esac
 	done
-	echo "${LH_NA_OUT# }"
+	echo "${out# }"
 }
 
 # lh_enable_needs SWITCH - lh_err unless every switch SWITCH needs goes on
 lh_enable_needs()
 {
-	for LH_EN_S in $(lh_needs_all "$1"); do
-		lh_expect_write_ok "$LH_DIR/enable/$LH_EN_S" 1
+	local s
+	for s in $(lh_needs_all "$1"); do
+		lh_expect_write_ok "$LH_DIR/enable/$s" 1
 	done
 }
 
@@ -356,11 +379,12 @@ lh_count()
 # lh_reverse WORD.. - print the words in reverse order
 lh_reverse()
 {
-	LH_RV=
-	for LH_W in "$@"; do
-		LH_RV="$LH_W $LH_RV"
+	local out w
+	out=
+	for w in "$@"; do
+		out="$w $out"
 	done
-	echo "${LH_RV% }"
+	echo "${out% }"
 }
 
 # lh_unload - unload the module
@@ -399,6 +423,18 @@ lh_quick()
 	fi
 }
 
+# lh_sleep_s SECONDS - sleep, also where sleep takes whole seconds only
+lh_sleep_s()
+{
+	sleep "$1" 2>/dev/null || sleep 1
+}
+
+# lh_in_range VALUE LO HI - true if LO <= VALUE <= HI (integers)
+lh_in_range()
+{
+	[ "$1" -ge "$2" ] 2>/dev/null && [ "$1" -le "$3" ] 2>/dev/null
+}
+
 # lh_possible_cpus - print every possible CPU number, one a line
 lh_possible_cpus()
 {
@@ -421,8 +457,9 @@ lh_read()
 # lh_name PATH - print PATH relative to the debugfs tree or the parameters
 lh_name()
 {
-	LH_N=${1#"$LH_DIR"/}
-	printf '%s\n' "${LH_N#"$LH_SYSMOD"/}"
+	local n
+	n=${1#"$LH_DIR"/}
+	printf '%s\n' "${n#"$LH_SYSMOD"/}"
 }
 
 # lh_show FILE - print FILE on one line, newlines as \n, at most 80 bytes
@@ -437,10 +474,11 @@ lh_show()
 # must find EOF at once.
 lh_content_is()
 {
+	local first rest
 	{
-		IFS= read -r LH_L1 || return 1
-		[ "$LH_L1" = "$2" ] || return 1
-		! IFS= read -r LH_L2 && [ -z "$LH_L2" ]
+		IFS= read -r first || return 1
+		[ "$first" = "$2" ] || return 1
+		! IFS= read -r rest && [ -z "$rest" ]
 	} <"$1" 2>/dev/null
 }
 
@@ -484,22 +522,23 @@ lh_expect_content()
 # LH_RESULT is "OK" or "ERR"; other options give LH_RESULT=NOHELPER.
 lh_write()
 {
-	LH_W_FILE=$1
-	LH_W_DATA=$2
+	local file data fmt
+	file=$1
+	data=$2
 	shift 2
 	if [ -x "$LH_WRITE_BIN" ]; then
-		LH_RESULT=$("$LH_WRITE_BIN" "$@" -- "$LH_W_FILE" "$LH_W_DATA" 2>/dev/null)
+		LH_RESULT=$("$LH_WRITE_BIN" "$@" -- "$file" "$data" 2>/dev/null)
 		[ "${LH_RESULT%% *}" = OK ]
 		return
 	fi
-	LH_W_FMT=%s
+	fmt=%s
 	case "$*" in
 	"") ;;
-	-e) LH_W_FMT=%b ;;
+	-e) fmt=%b ;;
 	*)  LH_RESULT=NOHELPER; return 1 ;;
 	esac
 	# shellcheck disable=SC2059 # the format is %s or %b
-	if printf "$LH_W_FMT" "$LH_W_DATA" 2>/dev/null >"$LH_W_FILE"; then
+	if printf "$fmt" "$data" 2>/dev/null >"$file"; then
 		LH_RESULT=OK
 		return 0
 	fi
@@ -524,25 +563,27 @@ lh_expect_write_ok()
 # the write fails with ERRNO (without the C helper: unless it fails at all)
 lh_expect_write_errno()
 {
-	LH_E_FILE=$1
-	LH_E_DATA=$2
-	LH_E_ERRNO=$3
+	local file data errno
+	file=$1
+	data=$2
+	errno=$3
 	shift 3
-	if lh_write "$LH_E_FILE" "$LH_E_DATA" "$@"; then
-		lh_err "$(lh_name "$LH_E_FILE"): write '$LH_E_DATA'${*:+ ($*)}: succeeded, expected $LH_E_ERRNO"
+	if lh_write "$file" "$data" "$@"; then
+		lh_err "$(lh_name "$file"): write '$data'${*:+ ($*)}: succeeded, expected $errno"
 	elif [ "$LH_RESULT" = NOHELPER ]; then
-		lh_diag "$(lh_name "$LH_E_FILE"): write '$LH_E_DATA'${*:+ ($*)}: not tried, lh_write not built"
-	elif [ "$LH_RESULT" != ERR ] && [ "$LH_RESULT" != "$LH_E_ERRNO" ]; then
-		lh_err "$(lh_name "$LH_E_FILE"): write '$LH_E_DATA'${*:+ ($*)}: $LH_RESULT, expected $LH_E_ERRNO"
+		lh_diag "$(lh_name "$file"): write '$data'${*:+ ($*)}: not tried, lh_write not built"
+	elif [ "$LH_RESULT" != ERR ] && [ "$LH_RESULT" != "$errno" ]; then
+		lh_err "$(lh_name "$file"): write '$data'${*:+ ($*)}: $LH_RESULT, expected $errno"
 	fi
 }
 
 # lh_status_line NAME - print the status line of histogram NAME
 lh_status_line()
 {
-	while IFS= read -r LH_SL; do
-		case $LH_SL in
-		"$1 "*) printf '%s\n' "$LH_SL"; return ;;
+	local line
+	while IFS= read -r line; do
+		case $line in
+		"$1 "*) printf '%s\n' "$line"; return ;;
 		esac
 	done <"$LH_DIR/status"
 }
@@ -551,11 +592,12 @@ lh_status_line()
 # of histogram NAME, empty if missing (builtins only)
 lh_status_get()
 {
+	local line
 	LH_FIELD=
-	while IFS= read -r LH_SL; do
-		case " $LH_SL" in
+	while IFS= read -r line; do
+		case " $line" in
 		" $1 $2="* | " $1 "*" $2="*)
-			LH_FIELD=${LH_SL#"$1 "*"$2="}
+			LH_FIELD=${line#"$1 "*"$2="}
 			LH_FIELD=${LH_FIELD%% *}
 			return
 			;;
@@ -580,9 +622,10 @@ lh_available()
 # lh_switch_available SWITCH - true if status says SWITCH's histograms are available
 lh_switch_available()
 {
-	for LH_H in $LH_HISTS; do
-		[ "$(lh_switch_of "$LH_H")" = "$1" ] || continue
-		lh_available "$LH_H"
+	local h
+	for h in $LH_HISTS; do
+		[ "$(lh_switch_of "$h")" = "$1" ] || continue
+		lh_available "$h"
 		return
 	done
 	return 1
@@ -592,21 +635,49 @@ lh_switch_available()
 # in switch-on order (LH_ENABLED gets the ones that went on)
 lh_enable_available()
 {
+	local s
 	LH_ENABLED=
-	for LH_X in $LH_ENABLES; do
-		lh_switch_available "$LH_X" || continue
-		lh_write "$LH_DIR/enable/$LH_X" 1 && LH_ENABLED="$LH_ENABLED $LH_X"
+	for s in $LH_ENABLES; do
+		lh_switch_available "$s" || continue
+		lh_write "$LH_DIR/enable/$s" 1 && LH_ENABLED="$LH_ENABLED $s"
 	done
 }
 
 # lh_disable_all - write 0 to every enable switch that is on, dependents first
 lh_disable_all()
 {
+	local s
 	# shellcheck disable=SC2086 # a word list
-	for LH_X in $(lh_reverse $LH_ENABLES); do
-		lh_value "$LH_DIR/enable/$LH_X"
-		[ "$LH_VALUE" = 0 ] || lh_write "$LH_DIR/enable/$LH_X" 0
+	for s in $(lh_reverse $LH_ENABLES); do
+		lh_value "$LH_DIR/enable/$s"
+		[ "$LH_VALUE" = 0 ] || lh_write "$LH_DIR/enable/$s" 0
 	done
+}
+
+# lh_enable SWITCH... - lh_err unless each named enable switch goes on
+lh_enable()
+{
+	local s
+	for s in "$@"; do
+		lh_expect_write_ok "$LH_DIR/enable/$s" 1
+	done
+}
+
+# lh_reset HIST... - lh_err unless each named histogram resets
+# (wakeup/sharedprio etc.)
+lh_reset()
+{
+	local h
+	for h in "$@"; do
+		lh_expect_write_ok "$LH_DIR/$h/reset" 1
+	done
+}
+
+# lh_filter HIST TID - lh_err unless HIST/pid (wakeup or
+# missed_timer_offsets) takes TID
+lh_filter()
+{
+	lh_expect_write_ok "$LH_DIR/$1/pid" "$2"
 }
 
 # lh_activity - cause wakeups and hrtimer expiries for a moment (~0.2 s)
@@ -619,58 +690,6 @@ lh_activity()
 		"$LH_BINDIR/rt_sleeper" -p 80 -n 2 -i 2000 -l 25 -q >/dev/null 2>&1
 	fi
 	sleep 0.1 2>/dev/null || usleep 100000
-}
-
-# lh_hist_total FILE - print the "#Total samples:" count of a CPUx file
-lh_hist_total()
-{
-	{
-		read -r LH_L1; read -r LH_L1; read -r LH_L1; read -r LH_L1
-	} <"$1" 2>/dev/null
-	printf '%s\n' "${LH_L1#\#Total samples: }"
-}
-
-# lh_cpu_files - print every CPUx file of every histogram, one a line
-lh_cpu_files()
-{
-	for LH_H in $LH_HISTS; do
-		for LH_C in $LH_CPUS; do
-			echo "$LH_DIR/$LH_H/CPU$LH_C"
-		done
-	done
-}
-
-# lh_maxlat_files - print every max_latency-CPUx file, one a line
-lh_maxlat_files()
-{
-	for LH_H in $LH_MAXLAT_HISTS; do
-		for LH_C in $LH_CPUS; do
-			echo "$LH_DIR/$LH_H/max_latency-CPU$LH_C"
-		done
-	done
-}
-
-# lh_samples_sum - print the sum of "#Total samples:" over all CPUx files
-lh_samples_sum()
-{
-	# shellcheck disable=SC2046 # one word per file name, no spaces
-	awk '/^#Total samples: / { s += $3 } END { print s + 0 }' $(lh_cpu_files)
-}
-
-# lh_gen_empty_hist - print the empty CPUx histogram of INTERFACE.md
-lh_gen_empty_hist()
-{
-	awk -v n="$LH_BUCKETS" 'BEGIN {
-		print "#Minimum latency: <undef> microseconds"
-		print "#Average latency: <undef> microseconds"
-		print "#Maximum latency: <undef> microseconds"
-		print "#Total samples: 0"
-		print "#There are 0 samples lower than 0 microseconds."
-		printf "#There are 0 samples greater or equal than %d microseconds.\n", n
-		printf "#usecs\t%16s\n", "samples"
-		for (i = 0; i < n; i++)
-			printf "%6d\t%16d\n", i, 0
-	}'
 }
 
 # ---------------------------------------------------------------- dmesg
@@ -694,6 +713,7 @@ LH_BADNESS='WARNING:|BUG:|Oops|Call Trace:|general protection|UBSAN|KASAN|kernel
 # lh_case_dmesg_clean - test case: no warning/oops in the log since lh_setup
 lh_case_dmesg_clean()
 {
+	local line
 	lh_case_begin
 	if ! dmesg >/dev/null 2>&1; then
 		lh_skip dmesg_clean "dmesg is not readable"
@@ -701,8 +721,8 @@ lh_case_dmesg_clean()
 	fi
 	lh_dmesg_since "$LH_START_MARK" | grep -E "$LH_BADNESS" >"$LH_TMP/badness"
 	if [ -s "$LH_TMP/badness" ]; then
-		while IFS= read -r LH_LINE; do
-			lh_err "dmesg: $LH_LINE"
+		while IFS= read -r line; do
+			lh_err "dmesg: $line"
 		done <"$LH_TMP/badness"
 	fi
 	lh_case_end dmesg_clean
@@ -713,12 +733,13 @@ lh_case_dmesg_clean()
 # lh_tracefs - print the tracefs directory; false if there is none
 lh_tracefs()
 {
-	for LH_EV in "$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)" \
+	local dir
+	for dir in "$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)" \
 		     /sys/kernel/tracing "$LH_DEBUGFS/tracing"; do
 		# An unmounted mount point has no events/sched: keep looking.
 		# The debugfs "tracing" directory automounts tracefs on access.
-		if [ -n "$LH_EV" ] && [ -d "$LH_EV/events/sched" ]; then
-			echo "$LH_EV"
+		if [ -n "$dir" ] && [ -d "$dir/events/sched" ]; then
+			echo "$dir"
 			return 0
 		fi
 	done
@@ -729,8 +750,9 @@ lh_tracefs()
 # running kernel have the preemptirq tracepoints (irq_disable/preempt_disable)?
 lh_preemptirq_tracepoints()
 {
-	if LH_EV=$(lh_tracefs); then
-		if [ -d "$LH_EV/events/preemptirq" ]; then
+	local dir
+	if dir=$(lh_tracefs); then
+		if [ -d "$dir/events/preemptirq" ]; then
 			echo present
 		else
 			echo absent

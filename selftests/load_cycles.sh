@@ -16,6 +16,7 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 
 cycles=${LH_CYCLES:-$(lh_quick 6 20)}
 
@@ -32,7 +33,7 @@ workload_with_reader()
 	if [ -x "$LH_BINDIR/lh_readcheck" ]; then
 		# shellcheck disable=SC2046 # file lists, no blanks in the names
 		"$LH_BINDIR/lh_readcheck" -s "$wr_stop" "$LH_DIR/status" \
-			$(lh_cpu_files) $(lh_maxlat_files) >"$LH_TMP/reads" 2>&1 &
+			$(hl_cpu_files) $(hl_maxlat_files) >"$LH_TMP/reads" 2>&1 &
 		wr_pid=$!
 	else
 		wr_pid=

@@ -19,6 +19,7 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 
 W=$LH_BINDIR/lh_write
 SECFS=/sys/kernel/security
@@ -77,12 +78,12 @@ lh_status_get wakeup enabled
 [ "$LH_FIELD" = 1 ] || lh_err "status: wakeup enabled=$LH_FIELD after enable_wakeup=1"
 lh_activity
 lh_expect_write_ok "$P/enable_wakeup" 0
-[ "$(lh_samples_sum)" -gt 0 ] || lh_err "no sample recorded with enable_wakeup=1"
+[ "$(hl_samples_sum)" -gt 0 ] || lh_err "no sample recorded with enable_wakeup=1"
 lh_expect_write_ok "$P/threshold_wakeup" 500
 lh_expect_content "$P/threshold_wakeup" 500
 lh_expect_write_ok "$P/threshold_wakeup" 0
 lh_expect_write_ok "$P/reset" all
-[ "$(lh_samples_sum)" -eq 0 ] || lh_err "samples left after reset=all"
+[ "$(hl_samples_sum)" -eq 0 ] || lh_err "samples left after reset=all"
 lh_case_end module_parameters_still_control_it
 
 lh_case_begin

@@ -17,6 +17,7 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 
 P=$LH_SYSMOD/parameters
 THRESHOLDS=	# threshold_<type>, '/' as '_', per histogram of status
@@ -180,7 +181,7 @@ else
 fi
 
 lh_case_begin
-lh_gen_empty_hist >"$LH_TMP/empty"
+hl_empty_cpux >"$LH_TMP/empty"
 for h in $LH_HISTS all; do
 	lh_expect_write_ok "$P/reset" "$h"
 	lh_write "$P/reset" "$h\\n" -e || lh_err "reset: '$h\\n' refused: $LH_RESULT"
@@ -190,12 +191,12 @@ expect_param_rejects reset EINVAL bogus wakeup/ WAKEUP "wakeup x" "all all"
 lh_enable_available
 lh_activity
 lh_disable_all
-lh_diag "samples before reset=all: $(lh_samples_sum)"
+lh_diag "samples before reset=all: $(hl_samples_sum)"
 lh_expect_write_ok "$P/reset" all
-for f in $(lh_cpu_files); do
+for f in $(hl_cpu_files); do
 	lh_same_bytes "$LH_TMP/empty" "$f" || lh_err "$(lh_name "$f"): not empty after reset=all"
 done
-for f in $(lh_maxlat_files); do
+for f in $(hl_maxlat_files); do
 	lh_expect_content "$f" "(none)"
 done
 lh_expect_content "$P/reset" ""

@@ -14,7 +14,7 @@
 #
 # Exit code: 0 if nothing failed, 1 otherwise (4 if every test skipped).
 #
-# Usage (as root): sh run.sh       environment: see lib.sh and INTERFACE.md;
+# Usage (as root): sh run.sh       environment: see lib.sh and README.md;
 # LH_TESTS="a.sh b.sh" picks tests, LH_SKIP_TESTS skips some (see above),
 # LH_SHELL runs them with another shell.
 

@@ -26,6 +26,7 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 
 SECONDS_RUN=${LH_STRESS_SECONDS:-$(lh_quick 5 10)}
 
@@ -121,11 +122,11 @@ done
 pids=
 # shellcheck disable=SC2046 # file lists, no blanks in the names
 {
-	reader cpu $(lh_cpu_files) &
+	reader cpu $(hl_cpu_files) &
 	pids="$pids $!"
 	reader summary $summaries &
 	pids="$pids $!"
-	reader maxrec $(lh_maxlat_files) &
+	reader maxrec $(hl_maxlat_files) &
 	pids="$pids $!"
 	reader other "$LH_DIR/status" "$LH_DIR"/*/counters "$LH_DIR"/counters/* &
 	pids="$pids $!"
@@ -171,12 +172,12 @@ done
 for h in $LH_HISTS; do
 	lh_expect_write_ok "$LH_DIR/$h/reset" 1
 done
-left=$(lh_samples_sum)
+left=$(hl_samples_sum)
 [ "$left" -eq 0 ] || lh_err "$left samples left after a reset of every histogram"
 lh_expect_write_ok "$LH_DIR/enable/wakeup" 1
 lh_activity
 lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
-[ "$(lh_samples_sum)" -gt 0 ] || lh_err "recording did not start again after the storm"
+[ "$(hl_samples_sum)" -gt 0 ] || lh_err "recording did not start again after the storm"
 lh_case_end controls_work_after_the_storm
 
 lh_case_begin

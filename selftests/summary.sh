@@ -17,6 +17,7 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 
 # expect_summary HIST - print the summary HIST should have, from its CPUx files
 expect_summary()
@@ -104,7 +105,7 @@ lh_enable_available
 lh_activity
 lh_activity
 lh_disable_all
-lh_diag "samples recorded: $(lh_samples_sum)"
+lh_diag "samples recorded: $(hl_samples_sum)"
 
 lh_case_begin
 nonempty=0

@@ -29,6 +29,7 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 . "$LH_TESTDIR/sleeper_lib.sh"
 
 L=100		# loops
@@ -47,10 +48,10 @@ T=$(lh_tracefs) || T=
 lh_case_begin
 sl_start "$LH_TMP/sl" -c 1 -p $PRIO -i $PERIOD -l $L || lh_bail "rt_sleeper did not start"
 tid=$SL_TID
-sl_filter wakeup "$tid"
-sl_filter missed_timer_offsets "$tid"
-sl_enable $TYPES
-sl_reset wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup switchtime timerwakeupswitch
+lh_filter wakeup "$tid"
+lh_filter missed_timer_offsets "$tid"
+lh_enable $TYPES
+lh_reset wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup switchtime timerwakeupswitch
 if [ -n "$T" ] && [ -d "$T/events/latency_hist/lh_sample" ]; then
 	echo 0 >"$T/tracing_on"
 	echo >"$T/trace"
@@ -68,22 +69,22 @@ if [ -n "$T" ] && [ -d "$T/events/latency_hist/lh_sample" ]; then
 	echo >"$T/trace"
 fi
 sl_show_summary
-sl_show_totals $TYPES
-sl_show_maxrecs switchtime
-sl_show_maxrecs timerwakeupswitch
+hl_show_totals $TYPES
+hl_show_maxrecs switchtime
+hl_show_maxrecs timerwakeupswitch
 loops=$(sl_field "$tid" loops)
 [ "$loops" = $L ] || lh_err "the sleeper did $loops loops, expected $L"
-st=$(sl_total_all switchtime)
-twsw=$(sl_total_all timerwakeupswitch)
-wk=$(sl_total_all wakeup)
-sl_in_range "$st" $((L - 1)) $((L + 1)) ||
+st=$(hl_total_all switchtime)
+twsw=$(hl_total_all timerwakeupswitch)
+wk=$(hl_total_all wakeup)
+lh_in_range "$st" $((L - 1)) $((L + 1)) ||
 	lh_err "switchtime holds $st samples of tid $tid, expected $L +-1"
 [ "$twsw" = "$st" ] || lh_err "timerwakeupswitch holds $twsw samples, switchtime $st"
 [ "$st" -le "$wk" ] || lh_err "switchtime holds $st samples, more than the $wk wakeups in wakeup/"
-for c in $SL_CPUS; do
+for c in $LH_CPUS; do
 	[ "$c" = 1 ] && continue
 	for h in switchtime timerwakeupswitch; do
-		n=$(sl_total $h "$c")
+		n=$(hl_total $h "$c")
 		[ "$n" = 0 ] || lh_err "$h/CPU$c holds $n samples; the sleeper only ran on CPU 1"
 	done
 done
@@ -131,7 +132,7 @@ fi
 
 lh_case_begin
 for h in switchtime timerwakeupswitch; do
-	if ! sl_maxrec $h 1; then
+	if ! hl_maxrec $h 1; then
 		lh_err "$h/max_latency-CPU1 malformed: '$MR_LINE'"
 	elif [ -n "$MR_NONE" ]; then
 		lh_err "$h/max_latency-CPU1 is (none) after $st samples"
@@ -139,8 +140,8 @@ for h in switchtime timerwakeupswitch; do
 		[ "$MR_VPID" = "$tid" ] || lh_err "$h: max record victim pid $MR_VPID, expected $tid"
 		[ "$MR_VPRIO" = $PRIO ] || lh_err "$h: max record victim priority $MR_VPRIO, expected $PRIO"
 		[ "$MR_VCOMM" = rt_sleeper ] || lh_err "$h: max record victim comm '$MR_VCOMM', expected rt_sleeper"
-		[ "$MR_LAT" = "$(sl_hist_max $h 1)" ] ||
-			lh_err "$h: max record latency $MR_LAT != histogram maximum $(sl_hist_max $h 1)"
+		[ "$MR_LAT" = "$(hl_max $h 1)" ] ||
+			lh_err "$h: max record latency $MR_LAT != histogram maximum $(hl_max $h 1)"
 		if [ $h = switchtime ]; then
 			[ "$MR_TOFF" = 0 ] || lh_err "switchtime: max record timeroffset $MR_TOFF, expected 0"
 		else
@@ -153,7 +154,7 @@ lh_case_end max_records_name_the_sleeper
 
 lh_case_begin
 own_max=$(sl_field "$tid" max_us)
-m=$(sl_hist_max timerwakeupswitch 1)
+m=$(hl_max timerwakeupswitch 1)
 if [ "$m" != "<undef>" ]; then
 	[ "$m" -le "$own_max" ] ||
 		lh_err "timerwakeupswitch/CPU1 maximum $m us > the sleeper's own worst lateness $own_max us"
@@ -170,21 +171,15 @@ for h in $LH_HISTS; do
 	[ "$LH_FIELD" = $want ] || lh_err "status $h: syscall_slow_path=$LH_FIELD, expected $want"
 done
 sl_start "$LH_TMP/sl2" -c 1 -p $PRIO -i $PERIOD -l 20 || lh_bail "rt_sleeper did not start"
-sl_filter wakeup "$SL_TID"
-sl_reset wakeup switchtime timerwakeupswitch
-sl_enable wakeup
+lh_filter wakeup "$SL_TID"
+lh_reset wakeup switchtime timerwakeupswitch
+lh_enable wakeup
 sl_go
 sl_wait
 lh_disable_all
-n=$(sl_total_all switchtime timerwakeupswitch)
+n=$(hl_total_all switchtime timerwakeupswitch)
 [ "$n" = 0 ] || lh_err "switchtime off: $n switchtime/timerwakeupswitch samples filed"
-[ "$(sl_total_all wakeup)" -gt 0 ] || lh_err "switchtime off: the sleeper's 20 wakeups filed nothing in wakeup/ either"
+[ "$(hl_total_all wakeup)" -gt 0 ] || lh_err "switchtime off: the sleeper's 20 wakeups filed nothing in wakeup/ either"
 lh_case_end only_switchtime_slows_system_calls_and_files_nothing_while_off
 
-lh_case_begin
-sl_check_invariants 0
-lh_case_end invariants_hold
-
-lh_unload_or_bail
-lh_case_dmesg_clean
-lh_finished
+hl_finish_checked 0

@@ -20,7 +20,9 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 . "$LH_TESTDIR/sleeper_lib.sh"
+. "$LH_TESTDIR/inject_lib.sh"
 
 N=8000
 BOUND=$((N / 2))
@@ -38,44 +40,44 @@ if ! command -v trace-cmd >/dev/null 2>&1; then
 	lh_skip trace_cmd_records_one_event_per_sample "trace-cmd is not installed"
 else
 	sl_start "$LH_TMP/sl" -c 1 -p 80 -i 2000 -l 50 || lh_bail "rt_sleeper did not start"
-	sl_filter wakeup "$SL_TID"
-	sl_reset wakeup wakeup/sharedprio
-	sl_enable wakeup
+	lh_filter wakeup "$SL_TID"
+	lh_reset wakeup wakeup/sharedprio
+	lh_enable wakeup
 	trace-cmd record -q -e latency_hist -o "$LH_TMP/trace.dat" \
 		sh -c "kill -USR1 $SL_PID; while kill -0 $SL_PID 2>/dev/null; do sleep 0.05; done" \
 		>"$LH_TMP/record.out" 2>&1 || lh_err "trace-cmd record failed: $(tail -n 3 "$LH_TMP/record.out")"
 	sl_wait
 	lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
 	trace-cmd report -i "$LH_TMP/trace.dat" 2>/dev/null >"$LH_TMP/report"
-	for c in $SL_CPUS; do
-		want=$(sl_total wakeup $c)
+	for c in $LH_CPUS; do
+		want=$(hl_total wakeup $c)
 		got=$(grep -c "lh_sample: *type=wakeup cpu=$c " "$LH_TMP/report")
 		[ "$got" = "$want" ] ||
 			lh_err "CPU $c: $got lh_sample events of type=wakeup, wakeup/CPU$c counts $want"
 		if [ "$want" -gt 0 ]; then
 			evmax=$(sed -n "s/.*lh_sample: *type=wakeup cpu=$c latency_us=\([0-9-]*\) .*/\1/p" \
 				"$LH_TMP/report" | sort -n | tail -n 1)
-			[ "$evmax" = "$(sl_hist_max wakeup $c)" ] ||
-				lh_err "CPU $c: largest event $evmax us, wakeup/CPU$c maximum $(sl_hist_max wakeup $c) us"
+			[ "$evmax" = "$(hl_max wakeup $c)" ] ||
+				lh_err "CPU $c: largest event $evmax us, wakeup/CPU$c maximum $(hl_max wakeup $c) us"
 		fi
 	done
-	lh_diag "wakeup samples: $(sl_total_all wakeup); lh_sample events of type=wakeup: $(grep -c 'lh_sample: *type=wakeup ' "$LH_TMP/report")"
-	[ "$(sl_total_all wakeup)" -gt 0 ] || lh_err "no wakeup sample was recorded"
+	lh_diag "wakeup samples: $(hl_total_all wakeup); lh_sample events of type=wakeup: $(grep -c 'lh_sample: *type=wakeup ' "$LH_TMP/report")"
+	[ "$(hl_total_all wakeup)" -gt 0 ] || lh_err "no wakeup sample was recorded"
 	lh_case_end trace_cmd_records_one_event_per_sample
 fi
 
 # ------------------------------------------------------------ 2. unreached threshold
 lh_case_begin
 echo 1 >"$T/tracing_on"
-sl_filter wakeup 0
-sl_reset wakeup
+lh_filter wakeup 0
+lh_reset wakeup
 lh_expect_write_ok "$LH_DIR/wakeup/threshold" 2147483647
 lh_expect_content "$LH_DIR/wakeup/threshold" 2147483647
-sl_enable wakeup
+lh_enable wakeup
 lh_activity
 lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
 lh_expect_write_ok "$LH_DIR/wakeup/threshold" 0
-[ "$(sl_total_all wakeup)" -gt 0 ] || lh_err "no wakeup sample: the threshold was never compared"
+[ "$(hl_total_all wakeup)" -gt 0 ] || lh_err "no wakeup sample: the threshold was never compared"
 [ "$(cat "$T/tracing_on")" = 1 ] || lh_err "tracing stopped though no sample reached the threshold"
 lh_case_end an_unreached_threshold_leaves_tracing_on
 
@@ -83,17 +85,17 @@ lh_case_end an_unreached_threshold_leaves_tracing_on
 lh_case_begin
 # 48 sections with 3 ms gaps, started before the sleeper's loops: see
 # wakeup_injected.sh for why a section cycle near the period never lines up.
-if ! sl_loadtest_load cpu=1 mode=irq delay_us=$N count=48 gap_us=3000; then
+if ! lt_load cpu=1 mode=irq delay_us=$N count=48 gap_us=3000; then
 	lh_skip a_threshold_stops_tracing_and_says_why "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
 else
 	echo 0 >"$T/tracing_on"
 	echo >"$T/trace"
 	echo 1 >"$T/events/latency_hist/lh_threshold/enable"
 	sl_start "$LH_TMP/sl" -c 1 -p 80 -i 10000 -l 40 || lh_bail "rt_sleeper did not start"
-	sl_filter $H "$SL_TID"
-	sl_reset $H
+	lh_filter $H "$SL_TID"
+	lh_reset $H
 	lh_expect_write_ok "$LH_DIR/$H/threshold" $BOUND
-	sl_enable $H
+	lh_enable $H
 	echo 1 >"$T/tracing_on"
 	sl_go_and_wait 1
 	lh_expect_write_ok "$LH_DIR/enable/$H" 0
@@ -101,10 +103,10 @@ else
 	echo 0 >"$T/events/latency_hist/lh_threshold/enable"
 	grep 'lh_threshold:' "$T/trace" | tail -n 1 >"$LH_TMP/hit"
 	echo 1 >"$T/tracing_on"
-	lh_diag "tracing_on: $on; $H/CPU1 maximum $(sl_hist_max $H 1) us; event: $(cat "$LH_TMP/hit")"
+	lh_diag "tracing_on: $on; $H/CPU1 maximum $(hl_max $H 1) us; event: $(cat "$LH_TMP/hit")"
 	[ "$on" = 0 ] || lh_err "tracing_on reads $on after a $H sample >= $BOUND us"
 	lat=$(sed -n 's/.*lh_threshold: *type=missed_timer_offsets cpu=1 latency_us=\([0-9]*\) threshold_us='$BOUND':.*/\1/p' "$LH_TMP/hit")
-	hmax=$(sl_hist_max $H 1)	# exact: a sample >= 10240 us has no row
+	hmax=$(hl_max $H 1)	# exact: a sample >= 10240 us has no row
 	case $hmax in '' | *[!0-9]*) hmax=0 ;; esac
 	if [ -z "$lat" ]; then
 		lh_err "no lh_threshold event 'type=$H cpu=1 ... threshold_us=$BOUND' in the buffer"
@@ -114,7 +116,7 @@ else
 		lh_err "lh_threshold event latency $lat us > every $H/CPU1 sample (maximum $hmax us)"
 	fi
 	lh_expect_write_ok "$LH_DIR/$H/threshold" 0
-	sl_loadtest_unload
+	lt_unload
 	lh_case_end a_threshold_stops_tracing_and_says_why
 fi
 

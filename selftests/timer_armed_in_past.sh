@@ -32,7 +32,9 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 . "$LH_TESTDIR/sleeper_lib.sh"
+. "$LH_TESTDIR/inject_lib.sh"
 
 L=30
 PAST=500000
@@ -53,21 +55,21 @@ past_run()
 	sl_start_bin "$LH_BINDIR/timer_fd" "$LH_TMP/tf" -m past -a $PAST -g 10000 -c 1 -p 80 -l $L ||
 		lh_bail "timer_fd -m past did not start"
 	tid=$SL_TID
-	sl_filter $H "$tid"
-	sl_reset $H
-	sl_enable $H
+	lh_filter $H "$tid"
+	lh_reset $H
+	lh_enable $H
 	sl_go
 	sl_wait
 	lh_expect_write_ok "$LH_DIR/enable/$H" 0
 	lh_diag "$(grep '^done' "$LH_TMP/tf")"
-	sl_show_totals $H
-	sl_show_maxrecs $H
-	total=$(sl_total_all $H)
-	for c in $SL_CPUS; do
-		m=$(sl_hist_max $H "$c")
+	hl_show_totals $H
+	hl_show_maxrecs $H
+	total=$(hl_total_all $H)
+	for c in $LH_CPUS; do
+		m=$(hl_max $H "$c")
 		[ "$m" = "<undef>" ] || [ "$m" -lt $LIMIT ] ||
 			lh_err "$H/CPU$c maximum $m us for a timer armed $PAST us in the past: the stale expiry was measured"
-		o=$(sl_over $H "$c")
+		o=$(hl_over $H "$c")
 		[ "$o" = 0 ] || lh_diag "$H/CPU$c has $o samples >= 10240 us (below $LIMIT us: emulation stalls, not stale expiries)"
 	done
 }
@@ -87,14 +89,14 @@ fi
 # fill the table of arming times: after PRAECOX of them, more than it holds,
 # the next ones are still measured from their arming time.
 lh_case_begin
-if ! sl_loadtest_load; then
+if ! lt_load; then
 	lh_skip cancelled_past_armed_sleepers_are_forgotten "lh_load_test is not available"
 else
 	# enabled from here into the run: disabling empties the table
-	sl_enable $H
-	echo $PRAECOX >"$SL_LT_PARAMS/praecox_cancel" ||
+	lh_enable $H
+	echo $PRAECOX >"$LT_PARAMS/praecox_cancel" ||
 		lh_err "lh_load_test praecox_cancel=$PRAECOX failed"
-	sl_loadtest_unload
+	lt_unload
 	past_run
 	if [ "$LH_ERRS" = 0 ] && [ "$total" = 0 ]; then
 		lh_skip cancelled_past_armed_sleepers_are_forgotten \
@@ -104,10 +106,4 @@ else
 	fi
 fi
 
-lh_case_begin
-sl_check_invariants 0
-lh_case_end invariants_hold
-
-lh_unload_or_bail
-lh_case_dmesg_clean
-lh_finished
+hl_finish_checked 0

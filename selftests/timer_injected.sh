@@ -31,12 +31,14 @@
 # Under emulation a run can be too noisy for two of these checks, and then
 # says so instead: a culprit other than lh_load_test is not a failure when
 # the run without sections already reached N/2 us, or the run with them
-# exceeded N (the emulator may own the maximum; sl_noise_reason), and the
+# exceeded N (the emulator may own the maximum; lt_noise_reason), and the
 # sample count is not checked when the sleeper overran a period.
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 . "$LH_TESTDIR/sleeper_lib.sh"
+. "$LH_TESTDIR/inject_lib.sh"
 
 L=40
 PERIOD=10000
@@ -53,7 +55,7 @@ sl_setup
 lh_plan 5
 lh_load_or_bail
 lh_available $H || lh_skip_all "missed_timer_offsets is not available here"
-sl_loadtest_load cpu=1 mode=irq delay_us=$N count=$SECTIONS gap_us=$GAP ||
+lt_load cpu=1 mode=irq delay_us=$N count=$SECTIONS gap_us=$GAP ||
 	lh_bail "lh_load_test not available"
 
 # run WITH_LOAD - one run with wakeup, missed_timer_offsets, timerandwakeup
@@ -61,51 +63,51 @@ run()
 {
 	sl_start "$LH_TMP/sl" -c 1 -p $PRIO -i $PERIOD -l $L || lh_bail "rt_sleeper did not start"
 	tid=$SL_TID
-	sl_filter wakeup "$tid"
-	sl_filter $H "$tid"
-	sl_reset wakeup wakeup/sharedprio $H timerandwakeup
-	sl_enable wakeup $H timerandwakeup
+	lh_filter wakeup "$tid"
+	lh_filter $H "$tid"
+	lh_reset wakeup wakeup/sharedprio $H timerandwakeup
+	lh_enable wakeup $H timerandwakeup
 	sl_go_and_wait "$1"
 	lh_expect_write_ok "$LH_DIR/enable/timerandwakeup" 0
 	lh_expect_write_ok "$LH_DIR/enable/$H" 0
 	lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
 	sl_show_summary
-	sl_show_totals $H timerandwakeup wakeup
-	sl_show_maxrecs $H
-	sl_show_maxrecs timerandwakeup
+	hl_show_totals $H timerandwakeup wakeup
+	hl_show_maxrecs $H
+	hl_show_maxrecs timerandwakeup
 }
 
 # The same run without sections, for the log only: emulation alone can
 # exceed the bound now and then; the culprit check tells the sections apart.
 lh_case_begin
 run 0
-base=$(sl_hist_max $H 1)
+base=$(hl_max $H 1)
 lh_diag "without sections: $H/CPU1 maximum $base us"
 
 run 1
-m=$(sl_hist_max $H 1)
+m=$(hl_max $H 1)
 overrun=$(sl_overrun_reason) && lh_diag "$overrun"
 if [ "$m" = "<undef>" ]; then
 	lh_err "$H/CPU1 is empty"
 elif [ "$m" -lt $BOUND ]; then
 	lh_err "$H/CPU1 maximum $m us < $BOUND us with $N us irqs-off sections"
 fi
-total=$(sl_total_all $H)
+total=$(hl_total_all $H)
 if [ -n "$overrun" ]; then
 	lh_diag "$H holds $total samples of tid $tid for $L loops; not checked: $overrun"
-elif ! sl_in_range "$total" $((L - 1)) $((L + 1)); then
+elif ! lh_in_range "$total" $((L - 1)) $((L + 1)); then
 	lh_err "$H holds $total samples of tid $tid, expected $L +-1"
 fi
 lh_case_end irqs_off_sections_raise_the_missed_offset
 
 lh_case_begin
 noise=
-if sl_maxrec $H 1 && [ -z "$MR_NONE" ] && [ "$MR_CCOMM" != lh_load_test ]; then
-	noise=$(sl_noise_reason "$base" "$m" $N) && noise="culprit $MR_CCOMM: $noise"
+if hl_maxrec $H 1 && [ -z "$MR_NONE" ] && [ "$MR_CCOMM" != lh_load_test ]; then
+	noise=$(lt_noise_reason "$base" "$m" $N) && noise="culprit $MR_CCOMM: $noise"
 fi
 if [ -n "$noise" ]; then
 	lh_skip max_record_victim_sleeper_culprit_lh_load_test "$noise"
-elif sl_maxrec $H 1 && [ -z "$MR_NONE" ]; then
+elif hl_maxrec $H 1 && [ -z "$MR_NONE" ]; then
 	[ "$MR_VPID" = "$tid" ] || lh_err "victim pid $MR_VPID, expected $tid"
 	[ "$MR_VCOMM" = rt_sleeper ] || lh_err "victim comm '$MR_VCOMM', expected rt_sleeper"
 	[ "$MR_TOFF" = "$MR_LAT" ] || lh_err "timeroffset $MR_TOFF != latency $MR_LAT"
@@ -117,7 +119,7 @@ fi
 [ -n "$noise" ] || lh_case_end max_record_victim_sleeper_culprit_lh_load_test
 
 lh_case_begin
-tw=$(sl_hist_max timerandwakeup 1)
+tw=$(hl_max timerandwakeup 1)
 if [ "$tw" = "<undef>" ]; then
 	lh_err "timerandwakeup/CPU1 is empty"
 else
@@ -125,13 +127,13 @@ else
 	# migration/1) runs before the sleeper; its expiry then has no
 	# timerandwakeup sample. With D such drops the largest offsets may be
 	# the dropped ones, so the bound is the (D + 1)th largest offset.
-	dropped=$(($(sl_total $H 1) - $(sl_total wakeup 1)))
+	dropped=$(($(hl_total $H 1) - $(hl_total wakeup 1)))
 	[ "$dropped" -ge 0 ] || dropped=0
-	mk=$(sl_kth_largest $H 1 $((dropped + 1)))
+	mk=$(hl_kth_largest $((dropped + 1)) "$LH_DIR/$H/CPU1")
 	[ "$dropped" = 0 ] || lh_diag "$dropped wakeup(s) of tid $tid dropped: bound is offset number $((dropped + 1)) from the top, $mk us"
 	[ -z "$mk" ] || [ "$tw" -ge "$mk" ] ||
 		lh_err "timerandwakeup/CPU1 maximum $tw us < $mk us, missed offset number $((dropped + 1)) from the top of the same task"
-	if sl_maxrec timerandwakeup 1 && [ -z "$MR_NONE" ]; then
+	if hl_maxrec timerandwakeup 1 && [ -z "$MR_NONE" ]; then
 		[ "$MR_VPID" = "$tid" ] || lh_err "timerandwakeup victim $MR_VPID, expected $tid"
 		[ "$MR_TOFF" -ge 1 ] && [ "$MR_TOFF" -le "$MR_LAT" ] ||
 			lh_err "timerandwakeup record timeroffset $MR_TOFF not in 1..latency $MR_LAT"
@@ -139,17 +141,17 @@ else
 		lh_err "timerandwakeup/max_latency-CPU1 has no record: '$MR_LINE'"
 	fi
 fi
-ntw=$(sl_total_all timerandwakeup)
-nw=$(sl_total_all wakeup)
+ntw=$(hl_total_all timerandwakeup)
+nw=$(hl_total_all wakeup)
 [ "$ntw" = "$nw" ] && [ "$ntw" -gt 0 ] ||
 	lh_err "timerandwakeup holds $ntw samples, wakeup/ $nw: expected one per exclusive wakeup"
 lh_case_end timerandwakeup_adds_the_offset_of_the_same_task
 
 lh_case_begin
-sl_check_invariants 1
+hl_check_invariants 1
 lh_case_end invariants_hold
 
-sl_loadtest_unload
+lt_unload
 lh_unload_or_bail
 lh_case_dmesg_clean
 lh_finished

@@ -23,26 +23,28 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
-. "$LH_TESTDIR/sleeper_lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
+. "$LH_TESTDIR/inject_lib.sh"
 
-sl_setup
+lh_setup
+lh_need_cpu1
 lh_plan 3
 lh_load_or_bail
 lh_available missed_timer_offsets || lh_skip_all "missed_timer_offsets is not available here"
-sl_probetest_load 1 || lh_skip_all "lh_probe_test is not built (make -C selftests modules)"
+pt_load 1 || lh_skip_all "lh_probe_test is not built (make -C selftests modules)"
 
 lh_case_begin
-sl_filter wakeup "$SL_PT_A"
-sl_reset wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup
-sl_enable wakeup missed_timer_offsets timerandwakeup
-sl_probetest_run nested_expiry
+lh_filter wakeup "$PT_A"
+lh_reset wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup
+lh_enable wakeup missed_timer_offsets timerandwakeup
+pt_run nested_expiry
 lh_expect_write_ok "$LH_DIR/enable/timerandwakeup" 0
-sl_show_totals wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup
-sl_show_maxrecs timerandwakeup
-n=$(sl_total timerandwakeup 1)
+hl_show_totals wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup
+hl_show_maxrecs timerandwakeup
+n=$(hl_total timerandwakeup 1)
 [ "$n" = 1 ] || lh_err "timerandwakeup/CPU1 holds $n samples, expected 1 (A's wakeup)"
-if sl_maxrec timerandwakeup 1 && [ -z "$MR_NONE" ]; then
-	[ "$MR_VPID" = "$SL_PT_A" ] || lh_err "timerandwakeup victim $MR_VPID, expected A ($SL_PT_A)"
+if hl_maxrec timerandwakeup 1 && [ -z "$MR_NONE" ]; then
+	[ "$MR_VPID" = "$PT_A" ] || lh_err "timerandwakeup victim $MR_VPID, expected A ($PT_A)"
 	[ "$MR_TOFF" = 5000 ] ||
 		lh_err "timerandwakeup record of A has timer offset $MR_TOFF us, expected A's own 5000 us"
 	[ "$MR_LAT" -ge 5000 ] || lh_err "timerandwakeup record of A is $MR_LAT us, below its offset"
@@ -52,10 +54,10 @@ fi
 lh_case_end nested_expiry_keeps_the_outer_timer_offset
 
 lh_case_begin
-sl_check_invariants 1
+hl_check_invariants 1
 lh_case_end invariants_hold
 
-sl_probetest_unload
+pt_unload
 lh_unload_or_bail
 lh_case_dmesg_clean
 lh_finished

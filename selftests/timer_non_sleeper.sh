@@ -17,6 +17,7 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 . "$LH_TESTDIR/sleeper_lib.sh"
 
 L=50
@@ -35,16 +36,16 @@ run()
 {
 	sl_start_bin "$LH_BINDIR/timer_fd" "$LH_TMP/tf" -m "$1" -c 1 -p 80 -i $PERIOD -l $L ||
 		lh_bail "timer_fd -m $1 did not start"
-	sl_filter wakeup "$SL_TID"
-	sl_filter $H "$SL_TID"
-	sl_reset wakeup wakeup/sharedprio $H
-	sl_enable wakeup $H
+	lh_filter wakeup "$SL_TID"
+	lh_filter $H "$SL_TID"
+	lh_reset wakeup wakeup/sharedprio $H
+	lh_enable wakeup $H
 	sl_go
 	sl_wait
 	lh_expect_write_ok "$LH_DIR/enable/$H" 0
 	lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
-	mto=$(sl_total_all $H)
-	woke=$(sl_total_all wakeup wakeup/sharedprio)
+	mto=$(hl_total_all $H)
+	woke=$(hl_total_all wakeup wakeup/sharedprio)
 	lh_diag "$1: $(grep '^done' "$LH_TMP/tf"); wakeups $woke, missed offsets $mto"
 	grep -q "^done loops $L " "$LH_TMP/tf" || lh_err "timer_fd -m $1 did not finish $L loops"
 }
@@ -56,20 +57,14 @@ for mode in timerfd posix; do
 		lh_err "$H holds $mto samples of a thread woken only by a $mode timer"
 	[ "$woke" -ge $((L / 2)) ] ||
 		lh_err "only $woke wakeups of the $mode thread recorded: did its timer wake it?"
-	sl_show_maxrecs $H
+	hl_show_maxrecs $H
 	lh_case_end ${mode}_produces_no_missed_offset
 done
 
 lh_case_begin
 run nanosleep
-sl_in_range "$mto" $((L - 1)) $((L + 1)) ||
+lh_in_range "$mto" $((L - 1)) $((L + 1)) ||
 	lh_err "$H holds $mto samples of the nanosleep control, expected $L +-1"
 lh_case_end nanosleep_control_is_counted
 
-lh_case_begin
-sl_check_invariants 0
-lh_case_end invariants_hold
-
-lh_unload_or_bail
-lh_case_dmesg_clean
-lh_finished
+hl_finish_checked 0

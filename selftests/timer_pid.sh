@@ -24,6 +24,7 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 . "$LH_TESTDIR/sleeper_lib.sh"
 
 L=100
@@ -39,19 +40,19 @@ lh_available $H || lh_skip_all "missed_timer_offsets is not available here"
 lh_case_begin
 sl_start "$LH_TMP/sl" -c 1 -p $PRIO -i $PERIOD -l $L || lh_bail "rt_sleeper did not start"
 tid=$SL_TID
-sl_filter $H "$tid"
-sl_reset $H
-sl_enable $H
+lh_filter $H "$tid"
+lh_reset $H
+lh_enable $H
 sl_go
 sl_wait
 lh_expect_write_ok "$LH_DIR/enable/$H" 0
 sl_show_summary
-sl_show_totals $H
-sl_show_maxrecs $H
-total=$(sl_total_all $H)
-sl_in_range "$total" $((L - 1)) $((L + 1)) ||
+hl_show_totals $H
+hl_show_maxrecs $H
+total=$(hl_total_all $H)
+lh_in_range "$total" $((L - 1)) $((L + 1)) ||
 	lh_err "$H holds $total samples of tid $tid, expected one per expiry: $L +-1"
-c1=$(sl_total $H 1)
+c1=$(hl_total $H 1)
 [ "$c1" = "$total" ] || lh_err "only $c1 of $total samples on CPU 1, where the sleeper's timer expires"
 lh_case_end one_sample_per_expiry
 
@@ -70,7 +71,7 @@ else
 		lh_diag "$total samples for $loops expiries ($(sl_field "$tid" overruns) overruns): comparing the maximum only"
 	fi
 	for f in $stats; do
-		ours=$(sl_hist_field $H 1 "${f%%:*}")
+		ours=$(hl_field $H 1 "${f%%:*}")
 		own=$(sl_field "$tid" "${f#*:}")
 		[ "$ours" -le "$own" ] 2>/dev/null ||
 			lh_err "${f%%:*} missed offset $ours us > the sleeper's own ${f#*:} $own us"
@@ -79,22 +80,16 @@ fi
 lh_case_end never_later_than_the_sleeper_saw_itself
 
 lh_case_begin
-if sl_maxrec $H 1 && [ -z "$MR_NONE" ]; then
+if hl_maxrec $H 1 && [ -z "$MR_NONE" ]; then
 	[ "$MR_VPID" = "$tid" ] || lh_err "victim pid $MR_VPID, expected $tid"
 	[ "$MR_VPRIO" = $PRIO ] || lh_err "victim priority $MR_VPRIO, expected $PRIO"
 	[ "$MR_VCOMM" = rt_sleeper ] || lh_err "victim comm '$MR_VCOMM', expected rt_sleeper"
 	[ "$MR_TOFF" = "$MR_LAT" ] || lh_err "timeroffset $MR_TOFF != latency $MR_LAT"
-	[ "$MR_LAT" = "$(sl_hist_max $H 1)" ] ||
-		lh_err "record latency $MR_LAT != histogram maximum $(sl_hist_max $H 1)"
+	[ "$MR_LAT" = "$(hl_max $H 1)" ] ||
+		lh_err "record latency $MR_LAT != histogram maximum $(hl_max $H 1)"
 else
 	lh_err "$H/max_latency-CPU1 has no record: '$MR_LINE'"
 fi
 lh_case_end max_record_names_the_sleeper
 
-lh_case_begin
-sl_check_invariants 0
-lh_case_end invariants_hold
-
-lh_unload_or_bail
-lh_case_dmesg_clean
-lh_finished
+hl_finish_checked 0

@@ -20,6 +20,7 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 . "$LH_TESTDIR/sleeper_lib.sh"
 
 E=""
@@ -45,25 +46,17 @@ taw_is()
 sleep_run()
 {
 	sl_start "$LH_TMP/sl" -c 1 -p 80 -i $PERIOD -l $L || lh_bail "rt_sleeper did not start"
-	sl_filter wakeup "$SL_TID"
-	sl_filter missed_timer_offsets "$SL_TID"
+	lh_filter wakeup "$SL_TID"
+	lh_filter missed_timer_offsets "$SL_TID"
 	sl_go
 	sl_wait
-}
-
-# snapshot HIST - CPUx and max_latency-CPUx of HIST, concatenated
-snapshot()
-{
-	for c in $SL_CPUS; do
-		cat "$LH_DIR/$1/CPU$c" "$LH_DIR/$1/max_latency-CPU$c"
-	done
 }
 
 # expect_empty HIST - every CPU: no sample, max record (none)
 expect_empty()
 {
-	for c in $SL_CPUS; do
-		n=$(sl_total "$1" "$c")
+	for c in $LH_CPUS; do
+		n=$(hl_total "$1" "$c")
 		[ "$n" = 0 ] || lh_err "$1/CPU$c holds $n samples after reset"
 		lh_expect_content "$LH_DIR/$1/max_latency-CPU$c" "(none)"
 	done
@@ -94,9 +87,9 @@ for parent in wakeup missed_timer_offsets; do
 	lh_expect_write_ok "$E/$parent" 0
 	taw_is 0
 	lh_expect_content "$E/$other" 1
-	sl_reset timerandwakeup
+	lh_reset timerandwakeup
 	sleep_run
-	n=$(sl_total_all timerandwakeup)
+	n=$(hl_total_all timerandwakeup)
 	[ "$n" = 0 ] || lh_err "timerandwakeup recorded $n samples after $parent was disabled"
 	lh_expect_write_ok "$E/$parent" 1
 	taw_is 0
@@ -105,35 +98,29 @@ lh_case_end disabling_a_parent_clears_timerandwakeup
 
 lh_case_begin
 lh_expect_write_ok "$E/timerandwakeup" 1
-sl_reset wakeup missed_timer_offsets timerandwakeup
+lh_reset wakeup missed_timer_offsets timerandwakeup
 sleep_run
 for h in missed_timer_offsets timerandwakeup; do
-	if sl_maxrec $h 1 && [ -z "$MR_NONE" ]; then
+	if hl_maxrec $h 1 && [ -z "$MR_NONE" ]; then
 		[ "$MR_VPID" = "$SL_TID" ] || lh_err "$h/max_latency-CPU1 victim $MR_VPID, expected $SL_TID"
 	else
 		lh_err "$h/max_latency-CPU1 has no record after $L sleeps: '$MR_LINE'"
 	fi
 done
-snapshot timerandwakeup >"$LH_TMP/taw.before"
+hl_snapshot timerandwakeup >"$LH_TMP/taw.before"
 lh_expect_write_ok "$LH_DIR/missed_timer_offsets/reset" 1
 expect_empty missed_timer_offsets
-snapshot timerandwakeup >"$LH_TMP/taw.after"
+hl_snapshot timerandwakeup >"$LH_TMP/taw.after"
 cmp -s "$LH_TMP/taw.before" "$LH_TMP/taw.after" ||
 	lh_err "missed_timer_offsets/reset changed timerandwakeup"
 lh_expect_write_ok "$LH_DIR/timerandwakeup/reset" 1
 expect_empty timerandwakeup
 sleep_run
-[ "$(sl_total_all missed_timer_offsets)" -gt 0 ] ||
+[ "$(hl_total_all missed_timer_offsets)" -gt 0 ] ||
 	lh_err "missed_timer_offsets recorded nothing after its reset"
 lh_expect_write_ok "$LH_SYSMOD/parameters/reset" missed_timer_offsets
 expect_empty missed_timer_offsets
 lh_disable_all
 lh_case_end reset_clears_samples_and_max_records
 
-lh_case_begin
-sl_check_invariants 0
-lh_case_end invariants_hold
-
-lh_unload_or_bail
-lh_case_dmesg_clean
-lh_finished
+hl_finish_checked 0

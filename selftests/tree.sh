@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck disable=SC2119 # lh_load_or_bail takes optional module parameters
 #
-# tree.sh - after load, the debugfs tree is exactly the one of INTERFACE.md
+# tree.sh - after load, the debugfs tree is exactly the one of
+# Documentation/latency_hist.rst ("Where the files are")
 #
 # Proves: every file and directory exists with its exact name for every
 # possible CPU and nothing else does; every file is root-only (CPUx,
@@ -17,6 +18,7 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 
 # The documented types (Documentation/latency_hist.rst, "status"): name,
 # switch, needs, pid, max, counters, syscall_slow_path. The one place the
@@ -232,7 +234,7 @@ grep -iHE '0xffff|(^|[^0-9a-f])ffff[0-9a-f]{12}([^0-9a-f]|$)' \
 while IFS= read -r line; do
 	lh_err "looks like a kernel address: $line"
 done <"$LH_TMP/leaks"
-lh_diag "samples recorded during the scan: $(lh_samples_sum)"
+lh_diag "samples recorded during the scan: $(hl_samples_sum)"
 lh_case_end no_file_shows_a_kernel_address
 
 lh_unload_or_bail

@@ -31,7 +31,7 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
-. "$LH_TESTDIR/sleeper_lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 . "$LH_TESTDIR/validate_lib.sh"
 
 L=400
@@ -39,7 +39,8 @@ PERIOD=5000
 PRIO=80
 TRIES=3
 
-sl_setup
+lh_setup
+lh_need_cpu1
 command -v cyclictest >/dev/null 2>&1 || lh_skip_all "cyclictest (rt-tests) is not installed"
 [ -w /proc/sys/kernel/ns_last_pid ] || lh_skip_all "no writable /proc/sys/kernel/ns_last_pid to choose a thread id"
 lh_plan 4
@@ -83,16 +84,16 @@ vc_run()
 	ct_job=$!
 	n=0
 	while [ ! -s "$LH_TMP/ct.pid" ] && [ $n -lt 100 ]; do
-		sl_sleep_s 0.05
+		lh_sleep_s 0.05
 		n=$((n + 1))
 	done
 	p=$(cat "$LH_TMP/ct.pid")
 	# Until the real id is known, follow an id no task has (PID_MAX_LIMIT):
 	# with the filter at 0, every RT kthread would be recorded meanwhile.
-	sl_filter wakeup 4194304
-	sl_filter missed_timer_offsets 4194304
-	sl_reset wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup
-	sl_enable wakeup missed_timer_offsets timerandwakeup
+	lh_filter wakeup 4194304
+	lh_filter missed_timer_offsets 4194304
+	lh_reset wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup
+	lh_enable wakeup missed_timer_offsets timerandwakeup
 	# cyclictest's thread will be the next task created: make that id a
 	# chosen free one (ns_last_pid), clear of the forks above. From here to
 	# the go only builtins, so no fork of ours takes it.
@@ -126,16 +127,16 @@ while ! vc_run; do
 	[ $try -le $TRIES ] || lh_bail "cyclictest's thread never got the predicted id in $TRIES runs"
 done
 [ -s "$LH_TMP/hist" ] || lh_bail "cyclictest wrote no histogram: $(cat "$LH_TMP/ct.out")"
-sl_show_totals wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup
-nw=$(sl_total_all wakeup wakeup/sharedprio)
-nm=$(sl_total_all missed_timer_offsets)
+hl_show_totals wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup
+nw=$(hl_total_all wakeup wakeup/sharedprio)
+nm=$(hl_total_all missed_timer_offsets)
 ct_n=$(awk '/^# Total:/ { n += $3 } /^# Histogram Overflows:/ { n += $4 } END { print n + 0 }' "$LH_TMP/hist")
 [ "$ct_n" = $L ] || lh_err "cyclictest counted $ct_n loops, asked for $L"
 r=PASS
 [ "$nw" = $((L + 1)) ] || { r=FAIL; lh_err "wakeup + sharedprio: $nw samples of tid $tid, expected $L loops + 1"; }
 vl_table "cyclictest" "one wakeup per loop" "loops $L, wakeups $nw (L + 1 with the first switch-in)" $r
 r=PASS
-sl_in_range "$nm" $((L - L / 10)) $L || { r=FAIL; lh_err "missed_timer_offsets: $nm samples, expected $((L - L / 10))..$L"; }
+lh_in_range "$nm" $((L - L / 10)) $L || { r=FAIL; lh_err "missed_timer_offsets: $nm samples, expected $((L - L / 10))..$L"; }
 vl_table "cyclictest" "one missed-offset sample per expiry" "loops $L, samples $nm" $r
 lh_case_end one_sample_per_cyclictest_loop
 
@@ -145,13 +146,13 @@ ct_max=$(awk '/^# Max Latencies:/ { print $4 + 0 }' "$LH_TMP/hist")
 # wakeup and timerandwakeup samples: compare the second largest there.
 for h in wakeup missed_timer_offsets timerandwakeup; do
 	files=
-	for c in $SL_CPUS; do
+	for c in $LH_CPUS; do
 		files="$files $LH_DIR/$h/CPU$c"
 		[ "$h" = wakeup ] && files="$files $LH_DIR/wakeup/sharedprio/CPU$c"
 	done
 	k=2
 	[ "$h" = missed_timer_offsets ] && k=1
-	m=$(vl_kth_largest $k $files)
+	m=$(hl_kth_largest $k $files)
 	r=PASS
 	[ -n "$m" ] && [ "$m" -le "$ct_max" ] || { r=FAIL; lh_err "$h: sample number $k from the top '$m' us > cyclictest's maximum $ct_max us"; }
 	vl_table "cyclictest" "$h max <= cyclictest max" "$m <= $ct_max us (sample $k from the top)" $r

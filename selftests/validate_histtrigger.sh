@@ -24,6 +24,7 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 . "$LH_TESTDIR/sleeper_lib.sh"
 . "$LH_TESTDIR/validate_lib.sh"
 
@@ -52,9 +53,9 @@ H_TRIG="hist:keys=lat:sort=lat"
 # Our probes first: hooked before the triggers, they run first at each
 # tracepoint, and the triggers' clock reads follow ours by about the same
 # few hundred instructions at sched_waking and at sched_switch.
-sl_filter wakeup "$tid"
-sl_reset wakeup wakeup/sharedprio
-sl_enable wakeup
+lh_filter wakeup "$tid"
+lh_reset wakeup wakeup/sharedprio
+lh_enable wakeup
 old_clock=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$T/trace_clock")
 echo mono >"$T/trace_clock" || lh_bail "cannot select the mono trace clock"
 echo "$SYN pid_t pid; u64 lat" >>"$T/synthetic_events" || lh_bail "cannot create the synthetic event"
@@ -74,7 +75,7 @@ echo "!$H_TRIG" >>"$T/events/synthetic/$SYN/trigger"
 echo "!$SYN" >>"$T/synthetic_events"
 [ -n "$old_clock" ] && echo "$old_clock" >"$T/trace_clock"
 sl_show_summary
-sl_show_totals wakeup wakeup/sharedprio
+hl_show_totals wakeup wakeup/sharedprio
 
 # The samples of each side, one per line, sorted.
 vl_ours_cpu 1 "$LH_TMP/ours"

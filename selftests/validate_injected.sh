@@ -22,13 +22,14 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
-. "$LH_TESTDIR/sleeper_lib.sh"
+. "$LH_TESTDIR/inject_lib.sh"
 . "$LH_TESTDIR/validate_lib.sh"
 
 COUNT=3
 SIZES="100 500 2000 5000"
 
-sl_setup
+lh_setup
+lh_need_cpu1
 [ "${LH_VM_ICOUNT:-0}" = 1 ] ||
 	lh_skip_all "the upper bound needs instruction time (LH_VM_ICOUNT=1, scripts/validate.sh)"
 lh_load_or_bail
@@ -36,17 +37,17 @@ if ! lh_available irqsoff; then
 	lh_unload_or_bail
 	lh_skip_all "no preemptirq tracepoints in this kernel"
 fi
-sl_loadtest_load cpu=1 mode=irq count=$COUNT gap_us=3000 ||
+lt_load cpu=1 mode=irq count=$COUNT gap_us=3000 ||
 	lh_skip_all "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
 lh_plan 5
 
 for n in $SIZES; do
 	lh_case_begin
 	hi=$((n + n / 20 + 20))
-	sl_reset irqsoff
-	echo $n >"$SL_LT_PARAMS/delay_us" || lh_err "cannot set delay_us"
-	sl_enable preemptirqsoff
-	sl_loadtest_trigger || lh_err "lh_load_test trigger failed"
+	lh_reset irqsoff
+	echo $n >"$LT_PARAMS/delay_us" || lh_err "cannot set delay_us"
+	lh_enable preemptirqsoff
+	lt_trigger || lh_err "lh_load_test trigger failed"
 	lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 0
 	set -- $(awk -v n=$n -v hi=$hi '
 		/^#There are .* greater or equal than / { above += $3 }
@@ -64,7 +65,7 @@ for n in $SIZES; do
 	lh_case_end "injected_${n}_us_within_5_percent_plus_20_us"
 done
 
-sl_loadtest_unload
+lt_unload
 lh_unload_or_bail
 lh_case_dmesg_clean
 lh_finished

@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck shell=sh disable=SC2034,SC2015,SC2046 # sets variables for the caller; A && B || C reports; word lists
+# shellcheck shell=sh disable=SC2034,SC2015,SC2046,SC3043 # sets variables for the caller; A && B || C reports; word lists; local
 #
 # validate_lib.sh - for the validate_*.sh tests that compare our wakeup
 # samples with another tool's, sample set against sample set: the three
 # checks of Documentation/validation.rst (totals within 0.5 %, >= 99 % of the
 # samples paired by rank in the same or an adjacent 1 us bucket, maxima
 # within 1 us) as three test cases, each also a "# table:" row for
-# scripts/validate.sh. Source after lib.sh.
+# scripts/validate.sh. Source after lib.sh and hist_lib.sh.
 
 # vl_table TOOL CHECK FIGURES RESULT - one row of the validation table
 vl_table()
@@ -18,26 +18,7 @@ vl_table()
 # per line, sorted ("greater or equal than 10240" ones as 10240)
 vl_ours_cpu()
 {
-	awk 'NF == 2 && $1 ~ /^ *[0-9]+$/ { for (i = 0; i < $2; i++) print $1 + 0 }
-	     /^#There are .* greater or equal than / { for (i = 0; i < $3; i++) print 10240 }' \
-		"$LH_DIR/wakeup/CPU$1" "$LH_DIR/wakeup/sharedprio/CPU$1" | sort -n >"$2"
-}
-
-# vl_kth_largest K FILE... - the Kth largest sample of the CPUx FILEs merged
-# (10240 for the "greater or equal" ones); empty if fewer
-vl_kth_largest()
-{
-	k=$1
-	shift
-	awk -v k="$k" '
-		/^#There are .* greater or equal than / { c[10240] += $3 }
-		NF == 2 && $1 ~ /^ *[0-9]+$/ && $2 > 0 { c[$1 + 0] += $2 }
-		END {
-			for (v = 10240; v >= 0; v--) {
-				seen += c[v]
-				if (seen >= k) { print v; exit }
-			}
-		}' "$@"
+	hl_samples "$LH_DIR/wakeup/CPU$1" "$LH_DIR/wakeup/sharedprio/CPU$1" >"$2"
 }
 
 # vl_rank_line FILE - samples at ranks 1, 25 %, 50 %, 75 % and the last
@@ -51,19 +32,20 @@ vl_rank_line()
 # files; TOOL names the other side in messages and table rows
 vl_compare()
 {
-	vl_tool=$1
+	local tool n_o n_t r d
+	tool=$1
 	n_o=$(wc -l <"$2")
 	n_t=$(wc -l <"$3")
-	lh_diag "$vl_tool: ours at ranks 1, 25 %, 50 %, 75 %, last: $(vl_rank_line "$2")"
-	lh_diag "$vl_tool: theirs at the same ranks: $(vl_rank_line "$3")"
+	lh_diag "$tool: ours at ranks 1, 25 %, 50 %, 75 %, last: $(vl_rank_line "$2")"
+	lh_diag "$tool: theirs at the same ranks: $(vl_rank_line "$3")"
 
 	lh_case_begin
 	r=PASS
 	if [ "$n_t" -eq 0 ] || ! awk -v a="$n_o" -v b="$n_t" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d * 1000 <= b * 5) }'; then
 		r=FAIL
-		lh_err "ours $n_o samples, $vl_tool $n_t: not within 0.5 %"
+		lh_err "ours $n_o samples, $tool $n_t: not within 0.5 %"
 	fi
-	vl_table "$vl_tool" "totals within 0.5 %" "ours $n_o, $vl_tool $n_t (loops $4)" $r
+	vl_table "$tool" "totals within 0.5 %" "ours $n_o, $tool $n_t (loops $4)" $r
 	lh_case_end totals_agree
 
 	# Pair by rank over the common length.
@@ -76,14 +58,14 @@ vl_compare()
 	r=PASS
 	[ "$1" -gt 0 ] && [ $(($2 * 100)) -ge $(($1 * 99)) ] ||
 		{ r=FAIL; lh_err "$2 of $1 paired samples within 1 us: < 99 % (largest gap $3 us)"; }
-	vl_table "$vl_tool" ">= 99 % in the same or an adjacent bucket" "$2 of $1 (largest gap $3 us)" $r
+	vl_table "$tool" ">= 99 % in the same or an adjacent bucket" "$2 of $1 (largest gap $3 us)" $r
 	lh_case_end same_or_adjacent_bucket
 
 	lh_case_begin
-	vl_d=$(($4 - $5))
-	[ $vl_d -lt 0 ] && vl_d=$((-vl_d))
+	d=$(($4 - $5))
+	[ $d -lt 0 ] && d=$((-d))
 	r=PASS
-	[ $vl_d -le 1 ] || { r=FAIL; lh_err "maxima ours $4 us, $vl_tool $5 us: differ by $vl_d us"; }
-	vl_table "$vl_tool" "maxima within 1 us" "ours $4, $vl_tool $5 us" $r
+	[ $d -le 1 ] || { r=FAIL; lh_err "maxima ours $4 us, $tool $5 us: differ by $d us"; }
+	vl_table "$tool" "maxima within 1 us" "ours $4, $tool $5 us" $r
 	lh_case_end maxima_agree
 }

@@ -26,12 +26,13 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
-. "$LH_TESTDIR/sleeper_lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 . "$LH_TESTDIR/validate_lib.sh"
 
 T=
 
-sl_setup
+lh_setup
+lh_need_cpu1
 command -v rtla >/dev/null 2>&1 || lh_skip_all "rtla is not installed"
 T=$(lh_tracefs) || lh_skip_all "no tracefs"
 grep -qw timerlat "$T/available_tracers" || lh_skip_all "no timerlat tracer in this kernel"
@@ -45,10 +46,10 @@ vr_field()
 }
 
 # Follow no task until timerlat/1 exists (PID_MAX_LIMIT is no task's id).
-sl_filter wakeup 4194304
-sl_filter missed_timer_offsets 4194304
-sl_reset wakeup wakeup/sharedprio missed_timer_offsets
-sl_enable wakeup missed_timer_offsets
+lh_filter wakeup 4194304
+lh_filter missed_timer_offsets 4194304
+lh_reset wakeup wakeup/sharedprio missed_timer_offsets
+lh_enable wakeup missed_timer_offsets
 rtla timerlat hist -c 1 -p 5000 -d 4 -E 10240 >"$LH_TMP/rtla.out" 2>&1 &
 rtla_pid=$!
 tid=
@@ -58,7 +59,7 @@ while [ -z "$tid" ] && [ $n -lt 100 ]; do
 		read -r comm <"$d/comm" 2>/dev/null || continue
 		[ "$comm" = timerlat/1 ] && tid=${d#/proc/}
 	done
-	[ -n "$tid" ] || sl_sleep_s 0.05
+	[ -n "$tid" ] || lh_sleep_s 0.05
 	n=$((n + 1))
 done
 [ -n "$tid" ] || lh_bail "timerlat/1 did not appear: $(cat "$LH_TMP/rtla.out")"
@@ -67,21 +68,21 @@ echo $tid >"$LH_DIR/missed_timer_offsets/pid"
 wait $rtla_pid || lh_bail "rtla exited $?: $(tail -n 5 "$LH_TMP/rtla.out")"
 lh_expect_write_ok "$LH_DIR/enable/missed_timer_offsets" 0
 lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
-sl_show_totals wakeup wakeup/sharedprio missed_timer_offsets
+hl_show_totals wakeup wakeup/sharedprio missed_timer_offsets
 rc=$(vr_field count: 3)
 rmax=$(vr_field max: 3)
 imax=$(vr_field max: 2)
 lh_diag "rtla timerlat/1 (tid $tid): $rc thread samples, IRQ max $imax us, thread max $rmax us"
 
 lh_case_begin
-nm=$(sl_total_all missed_timer_offsets)
+nm=$(hl_total_all missed_timer_offsets)
 r=PASS
 [ "$nm" = 0 ] || { r=FAIL; lh_err "missed_timer_offsets: $nm samples of timerlat/1, expected none"; }
 vl_table "rtla timerlat" "no missed-offset sample (not a sleeper timer)" "$nm samples; rtla IRQ max $imax us" $r
 lh_case_end timerlat_timer_is_no_sleeper_timer
 
 lh_case_begin
-nw=$(sl_total_all wakeup wakeup/sharedprio)
+nw=$(hl_total_all wakeup wakeup/sharedprio)
 r=PASS
 [ -n "$rc" ] && [ "$rc" -gt 0 ] && [ $((2 * nw)) -ge "$rc" ] && [ "$nw" -le $((rc + 1)) ] ||
 	{ r=FAIL; lh_err "wakeup: $nw samples of timerlat/1, rtla $rc thread samples"; }
@@ -89,7 +90,7 @@ vl_table "rtla timerlat" "one wakeup per thread sample" "ours $nw (from the filt
 lh_case_end one_wakeup_per_timerlat_sample
 
 lh_case_begin
-m=$(vl_kth_largest 2 "$LH_DIR/wakeup/CPU1" "$LH_DIR/wakeup/sharedprio/CPU1")
+m=$(hl_kth_largest 2 "$LH_DIR/wakeup/CPU1" "$LH_DIR/wakeup/sharedprio/CPU1")
 r=PASS
 [ -n "$m" ] && [ -n "$rmax" ] && [ "$m" -le "$rmax" ] ||
 	{ r=FAIL; lh_err "wakeup sample 2 from the top '$m' us > rtla thread max '$rmax' us"; }

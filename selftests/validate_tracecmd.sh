@@ -24,6 +24,7 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 . "$LH_TESTDIR/sleeper_lib.sh"
 . "$LH_TESTDIR/validate_lib.sh"
 
@@ -45,9 +46,9 @@ lh_load_or_bail
 sl_start "$LH_TMP/sl" -c 1 -p $PRIO -i $PERIOD -l $L || lh_bail "rt_sleeper did not start"
 tid=$SL_TID
 # Our probes first, as in validate_histtrigger.sh.
-sl_filter wakeup "$tid"
-sl_reset wakeup wakeup/sharedprio
-sl_enable wakeup
+lh_filter wakeup "$tid"
+lh_reset wakeup wakeup/sharedprio
+lh_enable wakeup
 trace-cmd record -q -C mono -o "$LH_TMP/trace.dat" \
 	-e sched:sched_waking -f "pid == $tid" \
 	-e sched:sched_wakeup_new -f "pid == $tid" \
@@ -58,10 +59,10 @@ rec=$!
 # trace-cmd is recording once its per-CPU readers run: wait for the buffer.
 n=0
 until grep -q 1 "$(lh_tracefs)/events/sched/sched_switch/enable" 2>/dev/null || [ $n -ge 100 ]; do
-	sl_sleep_s 0.1
+	lh_sleep_s 0.1
 	n=$((n + 1))
 done
-sl_sleep_s 1
+lh_sleep_s 1
 sl_go
 sl_wait
 lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
@@ -70,7 +71,7 @@ wait $rec || lh_diag "trace-cmd record exited $?: $(tail -n 3 "$LH_TMP/record.ou
 trace-cmd report -N -t -i "$LH_TMP/trace.dat" >"$LH_TMP/report" 2>"$LH_TMP/report.err" ||
 	lh_bail "trace-cmd report failed: $(tail -n 3 "$LH_TMP/report.err")"
 sl_show_summary
-sl_show_totals wakeup wakeup/sharedprio
+hl_show_totals wakeup wakeup/sharedprio
 
 lost=$(awk 'match($0, /LOST [0-9]+ EVENTS/) { n += substr($0, RSTART + 5) + 0 } END { print n + 0 }' "$LH_TMP/report")
 [ "$lost" = 0 ] || lh_diag "trace-cmd lost $lost events: compared on what it recorded"

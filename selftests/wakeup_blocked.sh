@@ -29,6 +29,7 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 . "$LH_TESTDIR/sleeper_lib.sh"
 
 BOUND=100000	# us: far above emulation noise, far below the waits made
@@ -44,7 +45,7 @@ FAIR1=$LH_DEBUGFS/sched/fair_server/cpu1/runtime
 fair1=
 [ -w "$FAIR1" ] && fair1=$(cat "$FAIR1")
 # shellcheck disable=SC2016 # expanded when the trap runs
-trap 'echo "$rt_runtime" >"$RT_RUNTIME"; [ -z "$fair1" ] || echo "$fair1" >"$FAIR1"; sl_cleanup; lh_cleanup' EXIT
+trap 'echo "$rt_runtime" >"$RT_RUNTIME"; [ -z "$fair1" ] || echo "$fair1" >"$FAIR1"; lh_cleanup' EXIT
 echo -1 >"$RT_RUNTIME"
 if [ -n "$fair1" ]; then
 	echo 0 >"$FAIR1" || lh_skip_all "cannot turn the fair server of CPU 1 off ($FAIR1)"
@@ -70,7 +71,7 @@ hog_start()
 	hog=$!
 	until hog_said ready; do
 		kill -0 $hog 2>/dev/null || lh_bail "rt_hog $*: $(cat "$LH_TMP/hog.err")"
-		sl_sleep_s 0.01
+		lh_sleep_s 0.01
 	done
 }
 
@@ -111,9 +112,9 @@ blocked_check()
 {
 	lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
 	sl_show_summary
-	sl_show_totals wakeup wakeup/sharedprio
-	sl_show_maxrecs wakeup
-	sl_show_maxrecs wakeup/sharedprio
+	hl_show_totals wakeup wakeup/sharedprio
+	hl_show_maxrecs wakeup
+	hl_show_maxrecs wakeup/sharedprio
 	waited=$(sl_field "$tid" max_us)
 	if [ "$LH_ERRS" = 0 ] && [ -n "$SKIP_WHY" ]; then
 		lh_skip "$1" "$SKIP_WHY"
@@ -124,11 +125,11 @@ blocked_check()
 		return
 	fi
 	for h in wakeup wakeup/sharedprio; do
-		m=$(sl_hist_max $h 1)
+		m=$(hl_max $h 1)
 		[ "$m" = "<undef>" ] || [ "$m" -lt $BOUND ] ||
 			lh_err "$h/CPU1 maximum $m us: the sleeper's wait of $waited us behind a more important task was filed"
 	done
-	[ "$(sl_total_all wakeup wakeup/sharedprio)" -gt 0 ] ||
+	[ "$(hl_total_all wakeup wakeup/sharedprio)" -gt 0 ] ||
 		lh_err "no wakeup sample at all: the sleeper's free wakeups were not recorded either"
 	lh_case_end "$1"
 }
@@ -137,7 +138,7 @@ lh_case_begin
 SKIP_WHY=
 sl_start "$LH_TMP/sl" -c 1 -p 10 -i 3000000 -l 2 || lh_bail "rt_sleeper did not start"
 tid=$SL_TID
-sl_reset wakeup wakeup/sharedprio
+lh_reset wakeup wakeup/sharedprio
 hog_start spin -c 1 -p 80 -d 4000
 t_go=$(uptime_cs)
 sl_go
@@ -166,19 +167,13 @@ lh_case_begin
 SKIP_WHY=
 sl_start "$LH_TMP/sl" -c 1 -p 50 -i 50000 -l 40 || lh_bail "rt_sleeper did not start"
 tid=$SL_TID
-sl_reset wakeup wakeup/sharedprio
+lh_reset wakeup wakeup/sharedprio
 sl_go
 hog_start pi -c 1 -p 10 -C 0 -P 80 -d 300
-sl_enable wakeup
+lh_enable wakeup
 kill -USR1 $hog
 hog_wait
 sl_wait
 blocked_check wait_behind_a_pi_boosted_owner_is_not_filed
 
-lh_case_begin
-sl_check_invariants 0
-lh_case_end invariants_hold
-
-lh_unload_or_bail
-lh_case_dmesg_clean
-lh_finished
+hl_finish_checked 0

@@ -19,11 +19,14 @@
 #     names it with priority 80 and a more important culprit or none.
 #  2. pid filter on the FIFO 90 thread, same program: L +-1 samples, all in
 #     wakeup/ (nothing of equal priority on the way; the FIFO 80 wakee is
-#     less important), and the max record names it with priority 90. This
-#     shows run 1 was overtaken by a thread it could see.
+#     less important), and the max record names it with priority 90; a
+#     sample in sharedprio/ only where a more important task (the stopper)
+#     ran first, which its max record shows. This shows run 1 was overtaken
+#     by a thread it could see.
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 . "$LH_TESTDIR/sleeper_lib.sh"
 
 L=100
@@ -39,29 +42,29 @@ run()
 	sl_start "$LH_TMP/sl" -c 1 -p 80,90 -i $PERIOD -l $L ||
 		lh_bail "rt_sleeper did not start"
 	tid=$(sl_tid "$1")
-	sl_filter wakeup "$tid"
-	sl_reset wakeup wakeup/sharedprio
-	sl_enable wakeup
+	lh_filter wakeup "$tid"
+	lh_reset wakeup wakeup/sharedprio
+	lh_enable wakeup
 	sl_go
 	sl_wait
 	lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
 	ov=$(sl_overruns_sum)
 	sl_show_summary
-	sl_show_totals wakeup wakeup/sharedprio
-	sl_show_maxrecs wakeup
+	hl_show_totals wakeup wakeup/sharedprio
+	hl_show_maxrecs wakeup
 }
 
 lh_case_begin
 run 1
 loops=$(sl_field "$tid" loops)
 [ "$loops" = $L ] || lh_err "the FIFO 80 thread did $loops loops, expected $L"
-excl=$(sl_total_all wakeup)
-total=$(sl_total_all wakeup wakeup/sharedprio)
+excl=$(hl_total_all wakeup)
+total=$(hl_total_all wakeup wakeup/sharedprio)
 [ "$excl" -le $((ov + 1)) ] ||
 	lh_err "wakeup/ holds $excl samples of the FIFO 80 thread $tid (overruns $ov), expected none: the FIFO 90 one always ran first"
-sl_in_range "$total" $((L - 1)) $((L + 1)) ||
+lh_in_range "$total" $((L - 1)) $((L + 1)) ||
 	lh_err "wakeup + sharedprio hold $total samples of the pid-filtered FIFO 80 thread, expected $L +-1"
-if sl_maxrec wakeup/sharedprio 1 && [ -z "$MR_NONE" ]; then
+if hl_maxrec wakeup/sharedprio 1 && [ -z "$MR_NONE" ]; then
 	[ "$MR_VPID" = "$tid" ] && [ "$MR_VPRIO" = 80 ] ||
 		lh_err "sharedprio/max_latency-CPU1 names $MR_VPID prio $MR_VPRIO, expected $tid prio 80"
 else
@@ -71,12 +74,26 @@ lh_case_end overtaken_wakeups_are_not_exclusive_samples
 
 lh_case_begin
 run 2
-excl=$(sl_total_all wakeup)
-shared=$(sl_total_all wakeup/sharedprio)
-sl_in_range "$excl" $((L - 1)) $((L + 1)) ||
+excl=$(hl_total_all wakeup)
+shared=$(hl_total_all wakeup/sharedprio)
+lh_in_range "$excl" $((L - 1)) $((L + 1)) ||
 	lh_err "wakeup/ holds $excl samples of the FIFO 90 thread $tid, expected $L +-1"
-[ "$shared" = 0 ] || lh_err "sharedprio holds $shared samples of the FIFO 90 thread, expected 0"
-if sl_maxrec wakeup 1 && [ -z "$MR_NONE" ]; then
+# A chosen wakee outranked by a more important task goes to sharedprio: on a
+# loaded host the stopper (migration/1, FIFO 99) sometimes runs first (seen
+# on 6.1: 1 of 100, 45 overruns). Such a sample names a culprit above 90;
+# one from a FIFO 80 or FIFO 90 task would not.
+[ "$shared" -le $((ov + 1)) ] ||
+	lh_err "sharedprio holds $shared samples of the FIFO 90 thread (overruns $ov), expected none"
+if [ "$shared" -gt 0 ]; then
+	hl_show_maxrecs wakeup/sharedprio
+	if hl_maxrec wakeup/sharedprio 1 && [ -z "$MR_NONE" ]; then
+		[ "$MR_VPID" = "$tid" ] && [ "$MR_CPRIO" -gt 90 ] ||
+			lh_err "sharedprio/max_latency-CPU1: '$MR_LINE': the FIFO 90 thread was not outranked"
+	else
+		lh_err "sharedprio holds $shared samples but no max record: '$MR_LINE'"
+	fi
+fi
+if hl_maxrec wakeup 1 && [ -z "$MR_NONE" ]; then
 	[ "$MR_VPID" = "$tid" ] || lh_err "wakeup/max_latency-CPU1 victim $MR_VPID, expected $tid"
 	[ "$MR_VPRIO" = 90 ] || lh_err "wakeup/max_latency-CPU1 priority $MR_VPRIO, expected 90"
 else
@@ -84,10 +101,4 @@ else
 fi
 lh_case_end the_task_that_runs_first_gets_every_sample
 
-lh_case_begin
-sl_check_invariants 0
-lh_case_end invariants_hold
-
-lh_unload_or_bail
-lh_case_dmesg_clean
-lh_finished
+hl_finish_checked 0

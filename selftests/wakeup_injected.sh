@@ -30,12 +30,14 @@
 # Under emulation a run can be too noisy for two of these checks, and then
 # says so instead: a culprit other than lh_load_test is not a failure when
 # the run without sections already reached N/2 us, or the run with them
-# exceeded N (the emulator may own the maximum; sl_noise_reason), and the
+# exceeded N (the emulator may own the maximum; lt_noise_reason), and the
 # sample count is not checked when the sleeper overran a period.
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 . "$LH_TESTDIR/sleeper_lib.sh"
+. "$LH_TESTDIR/inject_lib.sh"
 
 L=40
 PERIOD=10000
@@ -50,7 +52,7 @@ sl_setup
 	lh_skip_all "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
 lh_plan 4
 lh_load_or_bail
-sl_loadtest_load cpu=1 mode=preempt delay_us=$N count=$SECTIONS gap_us=$GAP ||
+lt_load cpu=1 mode=preempt delay_us=$N count=$SECTIONS gap_us=$GAP ||
 	lh_bail "lh_load_test not available"
 
 # run_sleeper WITH_LOAD - one pid-filtered run of the sleeper on CPU 1
@@ -59,14 +61,14 @@ run_sleeper()
 	sl_start "$LH_TMP/sl" -c 1 -p $PRIO -i $PERIOD -l $L ||
 		lh_bail "rt_sleeper did not start"
 	tid=$SL_TID
-	sl_filter wakeup "$tid"
-	sl_reset wakeup wakeup/sharedprio
-	sl_enable wakeup
+	lh_filter wakeup "$tid"
+	lh_reset wakeup wakeup/sharedprio
+	lh_enable wakeup
 	sl_go_and_wait "$1"
 	lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
 	sl_show_summary
-	sl_show_totals wakeup wakeup/sharedprio
-	sl_show_maxrecs wakeup
+	hl_show_totals wakeup wakeup/sharedprio
+	hl_show_maxrecs wakeup
 }
 
 # The same run without sections, for the log only: emulation alone can
@@ -75,14 +77,14 @@ run_sleeper()
 # sections from the emulator.
 lh_case_begin
 run_sleeper 0
-base=$(sl_hist_max wakeup 1)
+base=$(hl_max wakeup 1)
 lh_diag "without sections: wakeup/CPU1 maximum $base us"
 
-done_before=$(cat "$SL_LT_PARAMS/sections_done")
+done_before=$(cat "$LT_PARAMS/sections_done")
 run_sleeper 1
-m=$(sl_hist_max wakeup 1)
+m=$(hl_max wakeup 1)
 overrun=$(sl_overrun_reason) && lh_diag "$overrun"
-done_after=$(cat "$SL_LT_PARAMS/sections_done")
+done_after=$(cat "$LT_PARAMS/sections_done")
 [ $((done_after - done_before)) -eq $SECTIONS ] ||
 	lh_err "lh_load_test ran $((done_after - done_before)) sections, expected $SECTIONS"
 # Every loop is one timer wakeup, and none may be lost (>= L - 1). A starved
@@ -90,10 +92,10 @@ done_after=$(cat "$SL_LT_PARAMS/sections_done")
 # sharedprio for 40 loops (plausibly a sleeping lock on PREEMPT_RT whose
 # holder the 8 ms sections starve, PI-boosted to the sleeper's priority), so
 # the upper bound allows L / 10; the exact count without load is wakeup_pid's.
-total=$(sl_total_all wakeup wakeup/sharedprio)
+total=$(hl_total_all wakeup wakeup/sharedprio)
 if [ -n "$overrun" ]; then
 	lh_diag "wakeup + sharedprio hold $total samples of tid $tid for $L loops; not checked: $overrun"
-elif ! sl_in_range "$total" $((L - 1)) $((L + L / 10)); then
+elif ! lh_in_range "$total" $((L - 1)) $((L + L / 10)); then
 	lh_err "wakeup + sharedprio hold $total samples of tid $tid, expected $((L - 1))..$((L + L / 10))"
 fi
 if [ "$m" = "<undef>" ]; then
@@ -105,12 +107,12 @@ lh_case_end preempt_off_sections_raise_the_wakeup_max
 
 lh_case_begin
 noise=
-if sl_maxrec wakeup 1 && [ -z "$MR_NONE" ] && [ "$MR_CCOMM" != lh_load_test ]; then
-	noise=$(sl_noise_reason "$base" "$m" $N) && noise="culprit $MR_CCOMM: $noise"
+if hl_maxrec wakeup 1 && [ -z "$MR_NONE" ] && [ "$MR_CCOMM" != lh_load_test ]; then
+	noise=$(lt_noise_reason "$base" "$m" $N) && noise="culprit $MR_CCOMM: $noise"
 fi
 if [ -n "$noise" ]; then
 	lh_skip max_record_blames_lh_load_test "$noise"
-elif ! sl_maxrec wakeup 1 || [ -n "$MR_NONE" ]; then
+elif ! hl_maxrec wakeup 1 || [ -n "$MR_NONE" ]; then
 	lh_err "wakeup/max_latency-CPU1: no valid record: '$MR_LINE'"
 else
 	[ "$MR_VPID" = "$tid" ] || lh_err "victim pid $MR_VPID, expected $tid"
@@ -122,10 +124,10 @@ fi
 [ -n "$noise" ] || lh_case_end max_record_blames_lh_load_test
 
 lh_case_begin
-sl_check_invariants 0
+hl_check_invariants 0
 lh_case_end invariants_hold
 
-sl_loadtest_unload
+lt_unload
 lh_unload_or_bail
 lh_case_dmesg_clean
 lh_finished

@@ -23,6 +23,7 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 . "$LH_TESTDIR/sleeper_lib.sh"
 
 HISTS="wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup"
@@ -35,21 +36,21 @@ lh_plan 5
 all_samples()
 {
 	# shellcheck disable=SC2086 # word list
-	sl_total_all $HISTS
+	hl_total_all $HISTS
 }
 
 lh_load_or_bail
-sl_enable $SWITCHES
+lh_enable $SWITCHES
 # Runs until killed (-l 0); not pinned: both CPUs get wakeups. The handshake
 # only serves to get the tids.
 sl_start "$LH_TMP/sl" -p 80 -n 2 -i 2000 -l 0 || lh_bail "rt_sleeper did not start"
 sl_go
-sl_sleep_s 2
+lh_sleep_s 2
 
 # Writes in the loops are the shell's builtin echo: no exec between them
 # (an exec costs up to 0.4 s under emulation), so they come back to back.
 lh_case_begin
-before=$(sl_total_all wakeup)
+before=$(hl_total_all wakeup)
 [ "$before" -gt 0 ] || lh_err "no wakeup sample recorded before the resets"
 i=0
 while [ $i -lt 20 ]; do
@@ -58,10 +59,10 @@ while [ $i -lt 20 ]; do
 	done
 	i=$((i + 1))
 done
-after=$(sl_total_all wakeup)
+after=$(hl_total_all wakeup)
 lh_diag "wakeup samples before the resets $before, right after $after"
 [ "$after" -lt "$before" ] || lh_err "reset during recording did not empty: $before samples before, $after after"
-sl_sleep_s 0.5
+lh_sleep_s 0.5
 again=$(all_samples)
 [ "$again" -gt "$after" ] || lh_err "no sample recorded after the resets ($after, then $again)"
 lh_case_end reset_during_recording
@@ -82,24 +83,24 @@ done
 for s in $SWITCHES; do
 	lh_expect_content "$LH_DIR/enable/$s" 1
 done
-sl_reset $HISTS
-sl_sleep_s 0.5
+lh_reset $HISTS
+lh_sleep_s 0.5
 for h in wakeup missed_timer_offsets timerandwakeup; do
-	n=$(sl_total_all $h)
+	n=$(hl_total_all $h)
 	[ "$n" -gt 0 ] || lh_err "$h recorded nothing after the enable/disable cycles"
 done
 lh_case_end disable_enable_cycles_while_recording
 
 lh_case_begin
-sl_filter wakeup "$SL_TID"
-sl_filter missed_timer_offsets "$SL_TID"
-sl_sleep_s 0.3
+lh_filter wakeup "$SL_TID"
+lh_filter missed_timer_offsets "$SL_TID"
+lh_sleep_s 0.3
 lh_unload || lh_err "rmmod while enabled (pid filters set) failed"
 [ ! -d "$LH_DIR" ] || lh_err "$LH_DIR still exists after rmmod"
 lh_load || lh_bail "cannot reload $LH_NAME"
 lh_write "$LH_DIR/enable/wakeup" 1 && lh_write "$LH_DIR/enable/missed_timer_offsets" 1 &&
 	lh_write "$LH_DIR/enable/timerandwakeup" 1 || lh_err "cannot enable after reload: $LH_RESULT"
-sl_sleep_s 0.3
+lh_sleep_s 0.3
 n=$(all_samples)
 [ "$n" -gt 0 ] || lh_err "nothing recorded after the reload"
 lh_unload || lh_err "rmmod while enabled failed"
@@ -110,10 +111,4 @@ SL_PID=
 lh_case_end unload_while_enabled
 
 lh_load_or_bail
-lh_case_begin
-sl_check_invariants 0
-lh_case_end invariants_hold
-
-lh_unload_or_bail
-lh_case_dmesg_clean
-lh_finished
+hl_finish_checked 0

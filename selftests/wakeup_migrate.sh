@@ -31,7 +31,9 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 . "$LH_TESTDIR/sleeper_lib.sh"
+. "$LH_TESTDIR/inject_lib.sh"
 
 L=40
 PERIOD=30000
@@ -59,66 +61,60 @@ run()
 	sl_start "$LH_TMP/sl" -c 0 -m 1 -p 80 -i $PERIOD -l $L ||
 		lh_bail "rt_sleeper did not start"
 	tid=$SL_TID
-	sl_filter wakeup "$tid"
-	sl_reset wakeup wakeup/sharedprio
-	sl_enable wakeup
+	lh_filter wakeup "$tid"
+	lh_reset wakeup wakeup/sharedprio
+	lh_enable wakeup
 	sl_go_and_wait "$1"
 	lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
 	sl_show_summary
-	sl_show_totals wakeup wakeup/sharedprio
-	sl_show_maxrecs wakeup
+	hl_show_totals wakeup wakeup/sharedprio
+	hl_show_maxrecs wakeup
 	mig=$(sl_field "$tid" migrated)
-	total=$(sl_total_all wakeup wakeup/sharedprio)
+	total=$(hl_total_all wakeup wakeup/sharedprio)
 	slack=$((1 + L - mig + $(sl_overruns_sum)))
 }
 
 # cpu_total CPU - wakeup + sharedprio samples on CPU
 cpu_total()
 {
-	echo $(( $(sl_total wakeup "$1") + $(sl_total wakeup/sharedprio "$1") ))
+	echo $(( $(hl_total wakeup "$1") + $(hl_total wakeup/sharedprio "$1") ))
 }
 
 lh_case_begin
 run 0
 [ "$mig" -ge $((L / 2)) ] || lh_err "only $mig of $L wakeups migrated: the rig did not move the sleeper"
-sl_in_range "$total" $((L - slack)) $((L + 1)) ||
+lh_in_range "$total" $((L - slack)) $((L + 1)) ||
 	lh_err "$total samples of tid $tid, expected $L (-$slack +1): migrated wakeups were lost"
 c1=$(cpu_total 1)
 c0=$(cpu_total 0)
-sl_in_range "$c1" $(((L + 1) / 2 - slack)) $(((L + 1) / 2 + slack)) ||
+lh_in_range "$c1" $(((L + 1) / 2 - slack)) $(((L + 1) / 2 + slack)) ||
 	lh_err "CPU1 holds $c1 samples, expected $(((L + 1) / 2)) +-$slack (odd wakeups run there)"
-sl_in_range "$c0" $((L / 2 - slack)) $((L / 2 + slack)) ||
+lh_in_range "$c0" $((L / 2 - slack)) $((L / 2 + slack)) ||
 	lh_err "CPU0 holds $c0 samples, expected $((L / 2)) +-$slack (even wakeups run there)"
 lh_case_end migrated_wakeups_are_followed_and_filed_where_they_run
 
 lh_case_begin
-if sl_loadtest_load cpu=1 mode=preempt delay_us=$N count=$SECTIONS \
+if lt_load cpu=1 mode=preempt delay_us=$N count=$SECTIONS \
 	gap_us=3000 gap_spread_us=4000; then
 	run 1
-	sl_in_range "$total" $((L - slack)) $((L + 1)) ||
+	lh_in_range "$total" $((L - slack)) $((L + 1)) ||
 		lh_err "$total samples of tid $tid under load, expected $L (-$slack +1)"
-	m1=$(sl_hist_max wakeup 1)
+	m1=$(hl_max wakeup 1)
 	[ "$m1" != "<undef>" ] && [ "$m1" -ge $BOUND ] ||
 		lh_err "wakeup/CPU1 maximum $m1 us < $BOUND us although CPU 1 ran $N us preempt-off sections"
-	if sl_maxrec wakeup 1 && [ -z "$MR_NONE" ]; then
+	if hl_maxrec wakeup 1 && [ -z "$MR_NONE" ]; then
 		[ "$MR_VPID" = "$tid" ] || lh_err "wakeup/max_latency-CPU1 victim $MR_VPID, expected $tid"
 		lh_diag "CPU1 max record culprit: $MR_CCOMM"
 	else
 		lh_err "wakeup/max_latency-CPU1 has no record: '$MR_LINE'"
 	fi
-	if sl_maxrec wakeup 0 && [ -z "$MR_NONE" ] && [ "$MR_CCOMM" = lh_load_test ]; then
+	if hl_maxrec wakeup 0 && [ -z "$MR_NONE" ] && [ "$MR_CCOMM" = lh_load_test ]; then
 		lh_err "wakeup/max_latency-CPU0 blames lh_load_test, which only ran on CPU 1"
 	fi
-	sl_loadtest_unload
+	lt_unload
 	lh_case_end delay_on_the_target_cpu_is_filed_there
 else
 	lh_skip delay_on_the_target_cpu_is_filed_there "LH_LOAD_TEST_MODULE is not set"
 fi
 
-lh_case_begin
-sl_check_invariants 0
-lh_case_end invariants_hold
-
-lh_unload_or_bail
-lh_case_dmesg_clean
-lh_finished
+hl_finish_checked 0

@@ -18,6 +18,7 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 . "$LH_TESTDIR/sleeper_lib.sh"
 
 L=100		# loops
@@ -29,42 +30,42 @@ lh_plan 6
 lh_load_or_bail
 
 lh_case_begin
-sl_enable wakeup
+lh_enable wakeup
 if ! sl_start "$LH_TMP/sl" -c 1 -p $PRIO -i $PERIOD -l $L; then
 	lh_bail "rt_sleeper did not start"
 fi
 tid=$SL_TID
-sl_filter wakeup "$tid"
-sl_reset wakeup wakeup/sharedprio
+lh_filter wakeup "$tid"
+lh_reset wakeup wakeup/sharedprio
 sl_go
 sl_wait
 lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
 sl_show_summary
-sl_show_totals wakeup wakeup/sharedprio
-sl_show_maxrecs wakeup
+hl_show_totals wakeup wakeup/sharedprio
+hl_show_maxrecs wakeup
 loops=$(sl_field "$tid" loops)
 [ "$loops" = $L ] || lh_err "the sleeper did $loops loops, expected $L"
-total=$(sl_total_all wakeup wakeup/sharedprio)
-sl_in_range "$total" $((L - 1)) $((L + 1)) ||
+total=$(hl_total_all wakeup wakeup/sharedprio)
+lh_in_range "$total" $((L - 1)) $((L + 1)) ||
 	lh_err "wakeup + sharedprio hold $total samples of tid $tid, expected $L +-1"
 lh_case_end one_sample_per_wakeup_under_the_pid_filter
 
 lh_case_begin
-for c in $SL_CPUS; do
+for c in $LH_CPUS; do
 	[ "$c" = 1 ] && continue
 	for h in wakeup wakeup/sharedprio; do
-		n=$(sl_total $h "$c")
+		n=$(hl_total $h "$c")
 		[ "$n" = 0 ] || lh_err "$h/CPU$c holds $n samples; the sleeper only ran on CPU 1"
 	done
 done
-n=$(( $(sl_total wakeup 1) + $(sl_total wakeup/sharedprio 1) ))
+n=$(( $(hl_total wakeup 1) + $(hl_total wakeup/sharedprio 1) ))
 [ "$n" = "$total" ] || lh_err "CPU 1 holds $n of the $total samples"
-[ "$(sl_total wakeup 1)" -gt 0 ] ||
+[ "$(hl_total wakeup 1)" -gt 0 ] ||
 	lh_err "wakeup/CPU1 is empty: an exclusive FIFO $PRIO sleeper filed nothing under wakeup/"
 lh_case_end all_samples_on_the_sleepers_cpu
 
 lh_case_begin
-if ! sl_maxrec wakeup 1; then
+if ! hl_maxrec wakeup 1; then
 	lh_err "wakeup/max_latency-CPU1 malformed: '$MR_LINE'"
 elif [ -n "$MR_NONE" ]; then
 	lh_err "wakeup/max_latency-CPU1 is (none) after $total samples"
@@ -73,7 +74,7 @@ else
 	[ "$MR_VPRIO" = $PRIO ] || lh_err "max record victim priority $MR_VPRIO, expected $PRIO"
 	[ "$MR_VCOMM" = rt_sleeper ] || lh_err "max record victim comm '$MR_VCOMM', expected rt_sleeper"
 	[ "$MR_TOFF" = 0 ] || lh_err "max record timeroffset $MR_TOFF, expected 0 in wakeup/"
-	hmax=$(sl_hist_max wakeup 1)
+	hmax=$(hl_max wakeup 1)
 	[ "$MR_LAT" = "$hmax" ] ||
 		lh_err "max record latency $MR_LAT != histogram maximum $hmax"
 fi
@@ -82,17 +83,11 @@ lh_case_end max_record_names_pid_priority_and_comm
 lh_case_begin
 own_max=$(sl_field "$tid" max_us)
 for h in wakeup wakeup/sharedprio; do
-	m=$(sl_hist_max $h 1)
+	m=$(hl_max $h 1)
 	[ "$m" = "<undef>" ] && continue
 	[ "$m" -le "$own_max" ] ||
 		lh_err "$h/CPU1 maximum $m us > the sleeper's own worst lateness $own_max us"
 done
 lh_case_end wakeup_latency_never_exceeds_the_sleepers_own_lateness
 
-lh_case_begin
-sl_check_invariants 0
-lh_case_end invariants_hold
-
-lh_unload_or_bail
-lh_case_dmesg_clean
-lh_finished
+hl_finish_checked 0

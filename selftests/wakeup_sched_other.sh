@@ -21,6 +21,7 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 . "$LH_TESTDIR/sleeper_lib.sh"
 
 L=100
@@ -37,27 +38,27 @@ run()
 		lh_bail "rt_sleeper did not start"
 	tid=$SL_TID
 	if [ "$1" = 1 ]; then
-		sl_filter wakeup "$tid"
+		lh_filter wakeup "$tid"
 	else
-		sl_filter wakeup 0
+		lh_filter wakeup 0
 	fi
-	sl_reset wakeup wakeup/sharedprio
-	sl_enable wakeup
+	lh_reset wakeup wakeup/sharedprio
+	lh_enable wakeup
 	sl_go
 	sl_wait
 	lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
 	sl_show_summary
-	sl_show_totals wakeup wakeup/sharedprio
-	sl_show_maxrecs wakeup
-	sl_show_maxrecs wakeup/sharedprio
+	hl_show_totals wakeup wakeup/sharedprio
+	hl_show_maxrecs wakeup
+	hl_show_maxrecs wakeup/sharedprio
 }
 
 lh_case_begin
 run 0
 recs=0
 for h in wakeup wakeup/sharedprio; do
-	for c in $SL_CPUS; do
-		sl_maxrec $h "$c" || lh_err "$h/max_latency-CPU$c malformed: '$MR_LINE'"
+	for c in $LH_CPUS; do
+		hl_maxrec $h "$c" || lh_err "$h/max_latency-CPU$c malformed: '$MR_LINE'"
 		[ -z "$MR_NONE" ] || continue
 		recs=$((recs + 1))
 		[ "$MR_VPID" != "$tid" ] ||
@@ -71,12 +72,12 @@ lh_case_end sched_other_not_followed_without_pid_filter
 
 lh_case_begin
 run 1
-total=$(sl_total_all wakeup wakeup/sharedprio)
-sl_in_range "$total" $((L - 1)) $((L + 1)) ||
+total=$(hl_total_all wakeup wakeup/sharedprio)
+lh_in_range "$total" $((L - 1)) $((L + 1)) ||
 	lh_err "wakeup + sharedprio hold $total samples of the SCHED_OTHER sleeper $tid, expected $L +-1"
 h=wakeup
-[ "$(sl_total wakeup 1)" -ge "$(sl_total wakeup/sharedprio 1)" ] || h=wakeup/sharedprio
-if sl_maxrec $h 1 && [ -z "$MR_NONE" ]; then
+[ "$(hl_total wakeup 1)" -ge "$(hl_total wakeup/sharedprio 1)" ] || h=wakeup/sharedprio
+if hl_maxrec $h 1 && [ -z "$MR_NONE" ]; then
 	[ "$MR_VPID" = "$tid" ] || lh_err "$h/max_latency-CPU1 victim $MR_VPID, expected $tid"
 	[ "$MR_VPRIO" = -21 ] || lh_err "$h/max_latency-CPU1 priority $MR_VPRIO, expected -21 (nice 0)"
 	[ "$MR_VCOMM" = rt_sleeper ] || lh_err "$h/max_latency-CPU1 comm '$MR_VCOMM', expected rt_sleeper"
@@ -85,10 +86,4 @@ else
 fi
 lh_case_end sched_other_followed_under_pid_filter
 
-lh_case_begin
-sl_check_invariants 0
-lh_case_end invariants_hold
-
-lh_unload_or_bail
-lh_case_dmesg_clean
-lh_finished
+hl_finish_checked 0

@@ -27,6 +27,7 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 . "$LH_TESTDIR/sleeper_lib.sh"
 
 L=100
@@ -43,30 +44,30 @@ run()
 	sl_start "$LH_TMP/sl" -c 1 -p $PRIO -n "$1" -i $PERIOD -l $L ||
 		lh_bail "rt_sleeper did not start"
 	if [ "$2" = 1 ]; then
-		sl_filter wakeup "$SL_TID"
+		lh_filter wakeup "$SL_TID"
 	else
-		sl_filter wakeup 0
+		lh_filter wakeup 0
 	fi
-	sl_reset wakeup wakeup/sharedprio
-	sl_enable wakeup
+	lh_reset wakeup wakeup/sharedprio
+	lh_enable wakeup
 	sl_go
 	sl_wait
 	lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
 	ov=$(sl_overruns_sum)
 	sl_show_summary
-	sl_show_totals wakeup wakeup/sharedprio
+	hl_show_totals wakeup wakeup/sharedprio
 }
 
 lh_case_begin
 run 2 1
 tid=$SL_TID
-excl=$(sl_total_all wakeup)
-shared=$(sl_total_all wakeup/sharedprio)
+excl=$(hl_total_all wakeup)
+shared=$(hl_total_all wakeup/sharedprio)
 [ "$excl" -le $((ov + 1)) ] ||
 	lh_err "wakeup/ holds $excl samples of tid $tid (overruns $ov): equal-priority wakeups filed as exclusive"
 [ "$shared" -ge $((L - 1 - ov)) ] && [ "$shared" -le $((L + 1)) ] ||
 	lh_err "sharedprio holds $shared samples of tid $tid, expected $L +-1 (overruns $ov)"
-if sl_maxrec wakeup/sharedprio 1 && [ -z "$MR_NONE" ]; then
+if hl_maxrec wakeup/sharedprio 1 && [ -z "$MR_NONE" ]; then
 	[ "$MR_VPID" = "$tid" ] || lh_err "sharedprio/max_latency-CPU1 victim $MR_VPID, expected $tid"
 	[ "$MR_VPRIO" = $PRIO ] || lh_err "sharedprio/max_latency-CPU1 priority $MR_VPRIO, expected $PRIO"
 else
@@ -76,22 +77,22 @@ lh_case_end pid_filtered_twin_files_every_sample_under_sharedprio
 
 lh_case_begin
 run 1 0
-one_excl=$(sl_total wakeup 1)
-one_shared=$(sl_total wakeup/sharedprio 1)
+one_excl=$(hl_total wakeup 1)
+one_shared=$(hl_total wakeup/sharedprio 1)
 run 2 0
 tids=$SL_TIDS
-two_excl=$(sl_total wakeup 1)
-two_shared=$(sl_total wakeup/sharedprio 1)
+two_excl=$(hl_total wakeup 1)
+two_shared=$(hl_total wakeup/sharedprio 1)
 lh_diag "CPU1 one sleeper: wakeup $one_excl sharedprio $one_shared; two: wakeup $two_excl sharedprio $two_shared"
-sl_show_maxrecs wakeup
-sl_show_maxrecs wakeup/sharedprio
+hl_show_maxrecs wakeup
+hl_show_maxrecs wakeup/sharedprio
 [ $((two_shared - one_shared)) -ge $((L / 2)) ] ||
 	lh_err "sharedprio/CPU1 grew by only $((two_shared - one_shared)) with a twin (expected about $L)"
 [ $((one_excl - two_excl)) -ge $((L / 2)) ] ||
 	lh_err "wakeup/CPU1 shrank by only $((one_excl - two_excl)) with a twin (expected about $L)"
 if [ "$ov" = 0 ]; then
-	for c in $SL_CPUS; do
-		sl_maxrec wakeup "$c" && [ -z "$MR_NONE" ] || continue
+	for c in $LH_CPUS; do
+		hl_maxrec wakeup "$c" && [ -z "$MR_NONE" ] || continue
 		for t in $tids; do
 			[ "$MR_VPID" != "$t" ] ||
 				lh_err "wakeup/max_latency-CPU$c names rt_sleeper thread $t: an equal-priority wakeup filed as exclusive"
@@ -100,10 +101,4 @@ if [ "$ov" = 0 ]; then
 fi
 lh_case_end unfiltered_twins_move_samples_to_sharedprio
 
-lh_case_begin
-sl_check_invariants 0
-lh_case_end invariants_hold
-
-lh_unload_or_bail
-lh_case_dmesg_clean
-lh_finished
+hl_finish_checked 0

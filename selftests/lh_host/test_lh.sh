@@ -13,7 +13,7 @@
 # promtool (Prometheus format) are used when present; without them those
 # checks fall back to awk or skip, and say so.
 #
-# Usage: sh selftests/lh_tool/test_lh.sh [FLAVOUR..]
+# Usage: sh selftests/lh_host/test_lh.sh [FLAVOUR..]
 # Prints KTAP: one "ok N flavour: case" line per case, then the plan and the
 # kselftest "# Totals:" line; exit 1 if any failed.
 # Takes about 10 s per flavour on the 2-core CI machine.
@@ -32,7 +32,7 @@ nfail=0
 nskip=0
 errs=0
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/lh_tool.XXXXXX") || exit 1
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/lh_host.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
 
 # err - record one problem of the current case

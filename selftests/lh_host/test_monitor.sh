@@ -21,7 +21,7 @@
 # checked with `promtool check metrics` (Debian package prometheus); cases
 # that need a missing one are skipped and say so.
 #
-# Usage: sh selftests/lh_tool/test_monitor.sh [FLAVOUR..]
+# Usage: sh selftests/lh_host/test_monitor.sh [FLAVOUR..]
 # Prints KTAP: "TAP version 13", "1..N", a result line per case and flavour,
 # and "# Totals: pass:P fail:F xfail:0 xpass:0 skip:S error:0" last; exit 1
 # if a case failed. About 30 s per flavour.

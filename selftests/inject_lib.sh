@@ -1,0 +1,107 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh disable=SC2034,SC3043 # variables here are used by the tests; local: dash, busybox ash, bash
+#
+# inject_lib.sh - the test modules that inject what latency_hist measures:
+# lh_load_test (critical sections: irqs or preemption off for delay_us on a
+# CPU, count times, gap_us apart; lh_load_test.c) and lh_probe_test (made-up
+# scheduler and hrtimer events in an exact order, fed to the probes;
+# lh_probe_test.c).
+#
+# Sourced after lib.sh. POSIX sh, same rules as lib.sh. LH_LOAD_TEST_MODULE
+# names lh_load_test.ko; lh_probe_test.ko is built next to it. Whatever this
+# file loaded is unloaded by lh_cleanup (EXIT), after sleeper_lib.sh's
+# sleeper has stopped.
+
+LT_LOADED=		# set when this test loaded lh_load_test
+LT_PARAMS=/sys/module/lh_load_test/parameters
+PT_LOADED=		# set when this test loaded lh_probe_test
+PT_PARAMS=/sys/module/lh_probe_test/parameters
+PT_A=			# lh_probe_test's wakee thread ids, after pt_load
+PT_B=
+
+# lt_cleanup - lh_cleanup hook: unload the test modules this test loaded
+lt_cleanup()
+{
+	if [ -n "$LT_LOADED" ]; then
+		rmmod lh_load_test 2>/dev/null
+		LT_LOADED=
+	fi
+	if [ -n "$PT_LOADED" ]; then
+		rmmod lh_probe_test 2>/dev/null
+		PT_LOADED=
+	fi
+}
+LH_CLEANUP_HOOKS="$LH_CLEANUP_HOOKS lt_cleanup"
+
+# lt_load PARAM=VALUE... - insmod lh_load_test; returns 1 (the caller skips)
+# if LH_LOAD_TEST_MODULE is not set, bails if it does not load
+lt_load()
+{
+	[ -n "${LH_LOAD_TEST_MODULE:-}" ] && [ -r "$LH_LOAD_TEST_MODULE" ] ||
+		return 1
+	insmod "$LH_LOAD_TEST_MODULE" "$@" ||
+		lh_bail "cannot load lh_load_test $*"
+	LT_LOADED=1
+}
+
+# lt_trigger - run the configured sections now; returns when done
+lt_trigger()
+{
+	echo 1 >"$LT_PARAMS/trigger"
+}
+
+# lt_unload - rmmod lh_load_test
+lt_unload()
+{
+	rmmod lh_load_test || lh_err "cannot unload lh_load_test"
+	LT_LOADED=
+}
+
+# lt_noise_reason BASE_MAX MAX N - for the *_injected tests, whose max
+# record should blame the sections: print why the maximum of the run with
+# sections (MAX) may not be one the sections made, and return 0; else
+# return 1. Either the run without sections (BASE_MAX) already reached N/2,
+# the bound at which the tests take a sample for a section's (so emulation
+# alone can own the maximum: 5.5 ms without sections, then a 7.9 ms
+# maximum blaming swapper, seen on 6.1-rt on a loaded host), or MAX exceeds
+# N, which an N us section cannot cause by itself (a vCPU stalled by the
+# host can, while another task or the idle task runs). "<undef>" is an
+# empty histogram. The tests call it only when the culprit is not
+# lh_load_test.
+lt_noise_reason()
+{
+	if [ "$1" != "<undef>" ] && [ "$1" -ge $(($3 / 2)) ]; then
+		echo "emulation alone reached $1 us >= $(($3 / 2)) us without sections"
+	elif [ "$2" != "<undef>" ] && [ "$2" -gt "$3" ]; then
+		echo "maximum $2 us > $3 us: more than a $3 us section can cause, an emulator stall"
+	else
+		return 1
+	fi
+}
+
+# pt_load CPU - insmod lh_probe_test (next to lh_load_test.ko) with its
+# wakees on CPU; sets PT_A and PT_B to their tids. Returns 1 (the caller
+# skips) if it was not built, bails if it does not load.
+pt_load()
+{
+	local ko
+	ko=${LH_LOAD_TEST_MODULE:+${LH_LOAD_TEST_MODULE%/*}/lh_probe_test.ko}
+	[ -n "$ko" ] && [ -r "$ko" ] || return 1
+	insmod "$ko" cpu="$1" || lh_bail "cannot load lh_probe_test cpu=$1"
+	PT_LOADED=1
+	PT_A=$(cat "$PT_PARAMS/tid_a")
+	PT_B=$(cat "$PT_PARAMS/tid_b")
+}
+
+# pt_run SCENARIO - run one of lh_probe_test's event sequences
+pt_run()
+{
+	echo "$1" >"$PT_PARAMS/run" || lh_err "lh_probe_test: run=$1 failed"
+}
+
+# pt_unload - rmmod lh_probe_test
+pt_unload()
+{
+	rmmod lh_probe_test || lh_err "cannot unload lh_probe_test"
+	PT_LOADED=
+}
