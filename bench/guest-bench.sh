@@ -97,6 +97,8 @@ config_set() {
 	empty)    if [ "$on" = 1 ]; then insmod "$BENCH/lh_empty_probes.ko"; else rmmod lh_empty_probes; fi ;;
 	empty_pirq) if [ "$on" = 1 ]; then insmod "$BENCH/lh_empty_probes.ko" preemptirq=1; else rmmod lh_empty_probes; fi ;;
 	wakeup)   if [ "$on" = 1 ]; then lh_on wakeup; else lh_off; fi ;;
+	explain)  if [ "$on" = 1 ]; then lh_on && echo 1 > "$LH/explain/enable"; else lh_off; fi ;;
+	wakeup_x) if [ "$on" = 1 ]; then lh_on wakeup && echo 1 > "$LH/explain/enable"; else lh_off; fi ;;
 	mto)      if [ "$on" = 1 ]; then lh_on missed_timer_offsets; else lh_off; fi ;;
 	taw)      if [ "$on" = 1 ]; then lh_on wakeup missed_timer_offsets timerandwakeup; else lh_off; fi ;;
 	empty_sys) if [ "$on" = 1 ]; then insmod "$BENCH/lh_empty_probes.ko" syscalls=1; else rmmod lh_empty_probes; fi ;;
@@ -146,6 +148,11 @@ pick_configs() {
 	have_tp preemptirq/irq_disable && have_tp preemptirq/preempt_disable && pirq=1
 	ALL_SW=$(status_switches)
 	CONFIGS_DEFAULT="unloaded loaded empty wakeup mto taw empty_sys st twsw"
+	# explain on alone (every interrupt's probes) and with wakeup (filing)
+	if insmod "$LH_MODULE"; then
+		[ -e "$LH/explain/enable" ] && CONFIGS_DEFAULT="$CONFIGS_DEFAULT explain wakeup_x"
+		rmmod latency_hist
+	fi
 	if [ "$pirq" = 1 ]; then
 		CONFIGS_DEFAULT="$CONFIGS_DEFAULT empty_pirq pirq"
 	else

@@ -23,6 +23,10 @@
  *   irqsoff      irq_disable, irq_enable (2 calls; idem)
  *   syscall      raw_syscalls sys_enter and sys_exit of the loading task
  *                (2 calls): the common path of switchtime's probes
+ *   irq          irq_handler_entry and irq_handler_exit of a device IRQ
+ *                (2 calls): what each interrupt pays while explain is on
+ *                (an x86 vector's entry and exit probes are the same code)
+ *   softirq      softirq_entry and softirq_exit (2 calls; idem)
  *   c_*          building blocks of the probes, for comparison: one
  *                ktime_get_mono_fast_ns(), one local_clock(), one
  *                raw_spin_lock_irqsave()/unlock_irqrestore() pair
@@ -47,6 +51,7 @@
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
+#include <linux/interrupt.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
 #include <linux/math64.h>
@@ -82,6 +87,10 @@ typedef void (*lh_entry_fn)(void *data, struct hrtimer *timer,
 typedef void (*lh_exit_fn)(void *data, struct hrtimer *timer);
 typedef void (*lh_ip_fn)(void *data, unsigned long ip, unsigned long parent_ip);
 typedef void (*lh_sys_fn)(void *data, struct pt_regs *regs, long id_or_ret);
+typedef void (*lh_irq_entry_fn)(void *data, int irq, struct irqaction *action);
+typedef void (*lh_irq_exit_fn)(void *data, int irq, struct irqaction *action,
+			       int ret);
+typedef void (*lh_softirq_fn)(void *data, unsigned int vec_nr);
 
 enum lh_bench_tp_id {
 	LH_B_WAKING,
@@ -95,6 +104,10 @@ enum lh_bench_tp_id {
 	LH_B_IRQ_ON,
 	LH_B_SYS_ENTER,
 	LH_B_SYS_EXIT,
+	LH_B_IRQ_ENTRY,
+	LH_B_IRQ_EXIT,
+	LH_B_SOFTIRQ_ENTRY,
+	LH_B_SOFTIRQ_EXIT,
 	LH_B_NR_TPS
 };
 
@@ -110,6 +123,10 @@ static const char *const lh_bench_tp_names[LH_B_NR_TPS] = {
 	[LH_B_IRQ_ON]		= "irq_enable",
 	[LH_B_SYS_ENTER]	= "sys_enter",
 	[LH_B_SYS_EXIT]		= "sys_exit",
+	[LH_B_IRQ_ENTRY]	= "irq_handler_entry",
+	[LH_B_IRQ_EXIT]		= "irq_handler_exit",
+	[LH_B_SOFTIRQ_ENTRY]	= "softirq_entry",
+	[LH_B_SOFTIRQ_EXIT]	= "softirq_exit",
 };
 
 /* struct lh_bench - the state one run of the benchmark works on */
@@ -213,6 +230,27 @@ static void lh_bench_syscall_round(struct lh_bench *b)
 	LH_CALL_PROBES(b->tps[LH_B_SYS_EXIT], lh_sys_fn, regs, 0);
 }
 
+static struct irqaction lh_bench_action = { .name = "lh_bench" };
+
+/*
+ * lh_bench_irq_round - a device interrupt's handler entry and exit: what
+ * every interrupt pays while explain is on
+ */
+static void lh_bench_irq_round(struct lh_bench *b)
+{
+	LH_CALL_PROBES(b->tps[LH_B_IRQ_ENTRY], lh_irq_entry_fn, 11,
+		       &lh_bench_action);
+	LH_CALL_PROBES(b->tps[LH_B_IRQ_EXIT], lh_irq_exit_fn, 11,
+		       &lh_bench_action, 1);
+}
+
+/* lh_bench_softirq_round - a softirq vector's entry and exit */
+static void lh_bench_softirq_round(struct lh_bench *b)
+{
+	LH_CALL_PROBES(b->tps[LH_B_SOFTIRQ_ENTRY], lh_softirq_fn, 1);
+	LH_CALL_PROBES(b->tps[LH_B_SOFTIRQ_EXIT], lh_softirq_fn, 1);
+}
+
 /* lh_bench_mono_fast_round - the clock the wakeup probes read */
 static void lh_bench_mono_fast_round(struct lh_bench *b)
 {
@@ -270,6 +308,10 @@ static const struct lh_bench_scenario lh_bench_scenarios[] = {
 	  BIT(LH_B_IRQ_OFF) | BIT(LH_B_IRQ_ON) },
 	{ "syscall", lh_bench_syscall_round, 2,
 	  BIT(LH_B_SYS_ENTER) | BIT(LH_B_SYS_EXIT) },
+	{ "irq", lh_bench_irq_round, 2,
+	  BIT(LH_B_IRQ_ENTRY) | BIT(LH_B_IRQ_EXIT) },
+	{ "softirq", lh_bench_softirq_round, 2,
+	  BIT(LH_B_SOFTIRQ_ENTRY) | BIT(LH_B_SOFTIRQ_EXIT) },
 	/* what the probes are made of, for the report; no tracepoint */
 	{ "c_mono_fast", lh_bench_mono_fast_round, 1, 0 },
 	{ "c_local_clock", lh_bench_local_clock_round, 1, 0 },

@@ -34,6 +34,7 @@
 
 #include <latency_hist/control.h>
 #include <latency_hist/counters.h>
+#include <latency_hist/explain.h>
 #include <latency_hist/hist_mem.h>
 
 #define LH_EVENTS_WRITE_MAX	512	/* bytes of an event set write */
@@ -347,6 +348,29 @@ static int lh_counters_show_ctl(int unused, char *buf, size_t size,
 	return scnprintf(buf, size, "%d\n", lh_counters_enabled());
 }
 
+/* lh_explain_check - explain/enable: "0" or "1" */
+static int lh_explain_check(int unused, const struct lh_ctl_req *req)
+{
+	bool on;
+
+	return lh_parse_bit(req->text, &on);
+}
+
+/* lh_explain_store - explain/enable: "1" starts explaining, "0" stops */
+static int lh_explain_store(int unused, const struct lh_ctl_req *req)
+{
+	bool on;
+
+	return lh_parse_bit(req->text, &on) ?: lh_explain_enable(on);
+}
+
+/* lh_explain_show_ctl - 0 or 1 */
+static int lh_explain_show_ctl(int unused, char *buf, size_t size,
+			       unsigned int flags)
+{
+	return scnprintf(buf, size, "%d\n", lh_explain_enabled());
+}
+
 /*
  * lh_events_check - counter_events before init: the names' form; a
  * "pmu/event/" name is resolved when the write is replayed, without the
@@ -404,6 +428,11 @@ static const struct lh_control lh_controls[LH_NR_CTLS] = {
 		.name = "counters", .write_max = LH_WRITE_MAX,
 		.check = lh_counters_check, .store = lh_counters_store,
 		.show = lh_counters_show_ctl,
+	},
+	[LH_CTL_EXPLAIN] = {
+		.name = "explain", .write_max = LH_WRITE_MAX,
+		.check = lh_explain_check, .store = lh_explain_store,
+		.show = lh_explain_show_ctl,
 	},
 	[LH_CTL_RESET] = {
 		.name = "reset", .write_max = LH_WRITE_MAX, .max = U64_MAX,
@@ -565,7 +594,8 @@ static bool lh_status_slow(enum lh_switch_id sw)
  * histogram memory held; then its row: the switch that feeds it, the
  * switches that one needs, whether its directory has the pid filter, max
  * records and counters, whether its switch makes every system call take
- * the slow path; and last why it is unavailable, if it is.
+ * the slow path, whether it has explain-CPUx files; and last why it is
+ * unavailable, if it is.
  *
  * Context: process context.
  */
@@ -582,9 +612,10 @@ void lh_status_show(struct seq_file *m)
 			   lh_switch_on[sw], lh_hist_bytes(id),
 			   lh_switches[sw].name);
 		lh_status_needs(m, sw);
-		seq_printf(m, " pid=%d max=%d counters=%d syscall_slow_path=%d",
+		seq_printf(m, " pid=%d max=%d counters=%d syscall_slow_path=%d explain=%d",
 			   lh_hist_holds_pid(id), lh_hist_has(id, LH_T_MAX),
-			   !!lh_hist_types[id].window, lh_status_slow(sw));
+			   !!lh_hist_types[id].window, lh_status_slow(sw),
+			   lh_hist_has(id, LH_T_EXPLAIN));
 		if (lh_switch_reason[sw])
 			seq_printf(m, " reason=%s", lh_switch_reason[sw]);
 		seq_putc(m, '\n');

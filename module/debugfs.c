@@ -33,6 +33,7 @@
 #include <latency_hist/control.h>
 #include <latency_hist/counters.h>
 #include <latency_hist/debugfs.h>
+#include <latency_hist/explain.h>
 #include <latency_hist/hist_mem.h>
 
 #define LH_MODE_RO	0400
@@ -196,6 +197,22 @@ static int max_latency_show(struct seq_file *m, void *v)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(max_latency);
+
+/* explain_show - print one explain-CPUx file */
+static int explain_show(struct seq_file *m, void *v)
+{
+	lh_explain_show(m, lh_data_id(m->private), lh_data_sub(m->private));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(explain);
+
+/* explain_status_show - print explain/status */
+static int explain_status_show(struct seq_file *m, void *v)
+{
+	lh_explain_status_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(explain_status);
 
 /* struct lh_summary_buf - a summary reader's copies: one CPU's, and the merge */
 struct lh_summary_buf {
@@ -369,6 +386,13 @@ static void lh_create_hist_files(struct dentry *dir, enum lh_hist_id id)
 				&max_latency_fops);
 		}
 	}
+	if (lh_hist_has(id, LH_T_EXPLAIN)) {
+		for_each_possible_cpu(cpu) {
+			snprintf(name, sizeof(name), "explain-CPU%d", cpu);
+			lh_file(name, LH_MODE_RO, dir, lh_file_data(id, cpu),
+				&explain_fops);
+		}
+	}
 	lh_file("summary", LH_MODE_RO, dir, lh_file_data(id, 0),
 		&lh_summary_fops);
 	lh_ctl_file("reset", LH_MODE_WO, dir, LH_CTL_RESET, id);
@@ -395,7 +419,7 @@ static void lh_create_hist_files(struct dentry *dir, enum lh_hist_id id)
 int lh_debugfs_init(void)
 {
 	struct dentry *dirs[LH_NR_HISTS + 1];
-	struct dentry *enable, *counters;
+	struct dentry *enable, *counters, *explain;
 	int id, sw;
 
 	lh_debugfs_err = 0;
@@ -432,6 +456,10 @@ int lh_debugfs_init(void)
 	lh_ctl_file("enable", LH_MODE_RW, counters, LH_CTL_COUNTERS, 0);
 	lh_ctl_file("events", LH_MODE_RW, counters, LH_CTL_COUNTER_EVENTS, 0);
 	lh_file("status", LH_MODE_RO, counters, NULL, &counters_status_fops);
+
+	explain = lh_dir("explain", lh_debugfs_root);
+	lh_ctl_file("enable", LH_MODE_RW, explain, LH_CTL_EXPLAIN, 0);
+	lh_file("status", LH_MODE_RO, explain, NULL, &explain_status_fops);
 
 	if (lh_debugfs_err) {
 		debugfs_remove(lh_debugfs_root);

@@ -21,6 +21,7 @@
 #include <linux/tracepoint.h>
 #include <linux/vmalloc.h>
 
+#include <latency_hist/explain.h>
 #include <latency_hist/hist_mem.h>
 
 struct lh_hist_cpu **lh_hist_cpus[LH_NR_HISTS];
@@ -137,7 +138,7 @@ void lh_hist_free(enum lh_hist_id id)
  *       nothing to empty)
  *
  * Exact (hist.h): stop recording into them, wait once for the probes in
- * flight, empty, record again.
+ * flight, empty (their explain-CPUx records too), record again.
  *
  * Context: process context; may sleep; probes may be recording meanwhile.
  */
@@ -152,6 +153,8 @@ void lh_hists_reset(unsigned long ids)
 			lh_hist_cpu_reset_begin(lh_hist_cpus[id][cpu]);
 	}
 	tracepoint_synchronize_unregister();
+	/* No sample of them can be filed now: their explanations go too. */
+	lh_explain_clear(ids);
 	for_each_set_bit(id, &ids, LH_NR_HISTS) {
 		if (!lh_hist_cpus[id])
 			continue;

@@ -32,6 +32,7 @@
 #include <latency_hist/control.h>
 #include <latency_hist/counters.h>
 #include <latency_hist/debugfs.h>
+#include <latency_hist/explain.h>
 #include <latency_hist/preemptirq.h>
 #include <latency_hist/tracepoints.h>
 
@@ -53,9 +54,13 @@ static int __init lh_init(void)
 	if (ret)
 		goto out_preemptirq_exit;
 
-	ret = lh_control_init();
+	ret = lh_explain_init();
 	if (ret)
 		goto out_counters_exit;
+
+	ret = lh_control_init();
+	if (ret)
+		goto out_explain_exit;
 
 	ret = lh_debugfs_init();
 	if (ret)
@@ -70,6 +75,8 @@ out_remove_debugfs:
 	lh_debugfs_exit();
 out_control_exit:
 	lh_control_exit();
+out_explain_exit:
+	lh_explain_exit();
 out_counters_exit:
 	lh_counters_exit();
 out_preemptirq_exit:
@@ -82,6 +89,7 @@ static void __exit lh_exit(void)
 {
 	lh_debugfs_exit();
 	lh_control_exit();
+	lh_explain_exit();
 	lh_counters_exit();
 	lh_preemptirq_exit();
 }

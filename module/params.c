@@ -98,6 +98,11 @@ module_param_cb(counters, &lh_param_ops, lh_param_arg(LH_CTL_COUNTERS, 0),
 MODULE_PARM_DESC(counters,
 		 "Read perf counters over every latency window (0/1, default 0)");
 
+module_param_cb(explain, &lh_param_ops, lh_param_arg(LH_CTL_EXPLAIN, 0),
+		0644);
+MODULE_PARM_DESC(explain,
+		 "Break each CPU's worst window down into hardirq, softirq, nmi, thread and other time (0/1, default 0)");
+
 module_param_cb(counter_events, &lh_param_ops,
 		lh_param_arg(LH_CTL_COUNTER_EVENTS, 0), 0644);
 MODULE_PARM_DESC(counter_events,

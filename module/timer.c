@@ -58,6 +58,7 @@
 #include <latency_hist/compat.h>
 #include <latency_hist/control.h>
 #include <latency_hist/counters.h>
+#include <latency_hist/explain.h>
 #include <latency_hist/sample.h>
 #include <latency_hist/timer.h>
 #include <latency_hist/tracepoints.h>
@@ -232,6 +233,21 @@ static void notrace lh_timer_offset_put(struct hrtimer *timer,
 	WRITE_ONCE(oc->used[ctx], 1);
 }
 
+/*
+ * lh_explain_timer - explain a late expiry from the timer's expiry (or
+ * arming) at @start_ns on its base's clock, to @end_ns, now, on
+ * CLOCK_MONOTONIC; out of line, only while explaining
+ */
+static noinline void notrace lh_explain_timer(struct hrtimer *timer, int cpu,
+					      s64 lat_us, s64 start_ns,
+					      u64 end_ns)
+{
+	s64 since_ns = ktime_to_ns(hrtimer_cb_get_time(timer)) - start_ns;
+
+	lh_explain_file(LH_HIST_MISSED_TIMER_OFFSETS, cpu, lat_us,
+			end_ns - max_t(s64, since_ns, 0), end_ns, current);
+}
+
 /* lh_probe_hrtimer_expire_entry - a timer is about to run: is it late? */
 static void notrace lh_probe_hrtimer_expire_entry(void *data,
 						  struct hrtimer *timer,
@@ -263,10 +279,12 @@ static void notrace lh_probe_hrtimer_expire_entry(void *data,
 	cpu = smp_processor_id();
 	if (lh_counts(task, current, cpu)) {
 		s64 lat_us = div_s64(lat_ns, LH_NSEC_PER_USEC);
+		u64 end_ns = ktime_get_mono_fast_ns();
 
 		lh_sample_record(LH_HIST_MISSED_TIMER_OFFSETS, cpu, lat_us,
-				 lat_us, task, current,
-				 ktime_get_mono_fast_ns());
+				 lat_us, task, current, end_ns);
+		if (lh_explaining())
+			lh_explain_timer(timer, cpu, lat_us, start_ns, end_ns);
 		if (lh_counting())
 			lh_pmu_file_since_switch(LH_HIST_MISSED_TIMER_OFFSETS,
 						 lat_us);

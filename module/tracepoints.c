@@ -36,6 +36,33 @@ static const char *const lh_tp_names[LH_NR_TPS] = {
 	[LH_TP_CPU_IDLE]		= "cpu_idle",
 	[LH_TP_SYS_ENTER]		= "sys_enter",
 	[LH_TP_SYS_EXIT]		= "sys_exit",
+	[LH_TP_IRQ_HANDLER_ENTRY]	= "irq_handler_entry",
+	[LH_TP_IRQ_HANDLER_EXIT]	= "irq_handler_exit",
+	[LH_TP_SOFTIRQ_ENTRY]	= "softirq_entry",
+	[LH_TP_SOFTIRQ_EXIT]	= "softirq_exit",
+	[LH_TP_NMI_HANDLER]	= "nmi_handler",
+	[LH_TP_LOCAL_TIMER_ENTRY]	= "local_timer_entry",
+	[LH_TP_LOCAL_TIMER_EXIT]	= "local_timer_exit",
+	[LH_TP_RESCHEDULE_ENTRY]	= "reschedule_entry",
+	[LH_TP_RESCHEDULE_EXIT]	= "reschedule_exit",
+	[LH_TP_CALL_FUNCTION_ENTRY]	= "call_function_entry",
+	[LH_TP_CALL_FUNCTION_EXIT]	= "call_function_exit",
+	[LH_TP_CALL_FUNCTION_SINGLE_ENTRY]	= "call_function_single_entry",
+	[LH_TP_CALL_FUNCTION_SINGLE_EXIT]	= "call_function_single_exit",
+	[LH_TP_IRQ_WORK_ENTRY]	= "irq_work_entry",
+	[LH_TP_IRQ_WORK_EXIT]	= "irq_work_exit",
+	[LH_TP_X86_PLATFORM_IPI_ENTRY]	= "x86_platform_ipi_entry",
+	[LH_TP_X86_PLATFORM_IPI_EXIT]	= "x86_platform_ipi_exit",
+	[LH_TP_ERROR_APIC_ENTRY]	= "error_apic_entry",
+	[LH_TP_ERROR_APIC_EXIT]	= "error_apic_exit",
+	[LH_TP_SPURIOUS_APIC_ENTRY]	= "spurious_apic_entry",
+	[LH_TP_SPURIOUS_APIC_EXIT]	= "spurious_apic_exit",
+	[LH_TP_THERMAL_APIC_ENTRY]	= "thermal_apic_entry",
+	[LH_TP_THERMAL_APIC_EXIT]	= "thermal_apic_exit",
+	[LH_TP_THRESHOLD_APIC_ENTRY]	= "threshold_apic_entry",
+	[LH_TP_THRESHOLD_APIC_EXIT]	= "threshold_apic_exit",
+	[LH_TP_DEFERRED_ERROR_APIC_ENTRY]	= "deferred_error_apic_entry",
+	[LH_TP_DEFERRED_ERROR_APIC_EXIT]	= "deferred_error_apic_exit",
 };
 
 /* Filled once by lh_tp_lookup() before anything can hook; read-only after. */
@@ -60,6 +87,28 @@ static void lh_tp_match(struct tracepoint *tp, void *priv)
 void lh_tp_lookup(void)
 {
 	for_each_kernel_tracepoint(lh_tp_match, NULL);
+}
+
+/**
+ * lh_tp_name() - the name of a tracepoint
+ * @tp: the tracepoint
+ *
+ * Context: any.
+ */
+const char *lh_tp_name(enum lh_tp_id tp)
+{
+	return lh_tp_names[tp];
+}
+
+/**
+ * lh_tp_found() - does this kernel have a tracepoint?
+ * @tp: the tracepoint
+ *
+ * Context: any, after lh_tp_lookup().
+ */
+bool lh_tp_found(enum lh_tp_id tp)
+{
+	return lh_tps[tp];
 }
 
 /**
@@ -99,7 +148,8 @@ int lh_tp_hook(const struct lh_probe *probes, int nr_probes)
 
 	for (i = 0; i < nr_probes; i++) {
 		ret = tracepoint_probe_register_prio(lh_tps[probes[i].tp],
-						     probes[i].func, NULL,
+						     probes[i].func,
+						     probes[i].data,
 						     probes[i].prio ?:
 						     TRACEPOINT_DEFAULT_PRIO);
 		if (ret) {
@@ -113,7 +163,8 @@ int lh_tp_hook(const struct lh_probe *probes, int nr_probes)
 out_unregister:
 	while (i--)
 		WARN_ON_ONCE(tracepoint_probe_unregister(lh_tps[probes[i].tp],
-							 probes[i].func, NULL));
+							 probes[i].func,
+							 probes[i].data));
 	tracepoint_synchronize_unregister();
 	return ret;
 }
@@ -133,7 +184,8 @@ void lh_tp_unhook(const struct lh_probe *probes, int nr_probes)
 
 	for (i = nr_probes - 1; i >= 0; i--)
 		WARN_ON_ONCE(tracepoint_probe_unregister(lh_tps[probes[i].tp],
-							 probes[i].func, NULL));
+							 probes[i].func,
+							 probes[i].data));
 	tracepoint_synchronize_unregister();
 }
 

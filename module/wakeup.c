@@ -80,6 +80,7 @@
 
 #include <latency_hist/control.h>
 #include <latency_hist/counters.h>
+#include <latency_hist/explain.h>
 #include <latency_hist/sample.h>
 #include <latency_hist/switchtime.h>
 #include <latency_hist/timer.h>
@@ -364,6 +365,8 @@ static __always_inline void lh_wakeup_record(u64 start_ns, s64 timer_offset_us,
 					  LH_HIST_WAKEUP;
 
 	lh_sample_record(id, cpu, lat_us, 0, next, prev, now_ns);
+	if (lh_explaining())
+		lh_explain_file(id, cpu, lat_us, start_ns, now_ns, prev);
 	if (lh_counting())
 		lh_pmu_wakeup_file(id, lat_us, next);
 	if (sharedprio)

@@ -5,8 +5,8 @@
 # params.sh - module parameters are a second, equivalent control path
 #
 # Proves: /sys/module/latency_hist/parameters holds exactly enable_*,
-# wakeup_pid, missed_timer_offsets_pid, reset, threshold_*, counters and
-# counter_events, mode 0644, reading 0 / 0 / an empty line after load
+# wakeup_pid, missed_timer_offsets_pid, reset, threshold_*, counters,
+# counter_events and explain, mode 0644, reading 0 / 0 / an empty line after load
 # (counter_events: the default set; counters.sh tests both); a parameter write shows in debugfs and status
 # (thresholds in <type>/threshold)
 # and a debugfs write shows in the parameter; invalid values are refused with
@@ -55,7 +55,7 @@ type_params()
 	for h in $LH_HISTS; do
 		THRESHOLDS="$THRESHOLDS threshold_$(echo "$h" | tr / _)"
 	done
-	PARAMS="reset $THRESHOLDS counters counter_events"
+	PARAMS="reset $THRESHOLDS counters counter_events explain"
 	for e in $LH_ENABLES; do
 		PARAMS="$PARAMS enable_$e"
 	done

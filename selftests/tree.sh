@@ -7,8 +7,8 @@
 #
 # Proves: every file and directory exists with its exact name for every
 # possible CPU and nothing else does; every file is root-only (CPUx,
-# max_latency-CPUx and summary 0400, reset 0200, pid, threshold and enable
-# 0600, status 0400; directories are debugfs's fixed 0755, under the 0700
+# max_latency-CPUx, explain-CPUx and summary 0400, reset 0200, pid,
+# threshold and enable 0600, status 0400; directories are debugfs's fixed 0755, under the 0700
 # debugfs mount); status names the documented types in order, with their
 # documented rows (switch, needs, pid, max, counters, syscall_slow_path),
 # all disabled and empty after load; on a kernel without the
@@ -72,6 +72,14 @@ expected_tree()
 	echo "./counters/enable $D_RW"
 	echo "./counters/events $D_RW"
 	echo "./counters/status $D_RO"
+	for h in $(awk '/ explain=1( |$)/ { print $1 }' "$LH_DIR/status"); do
+		for c in $LH_CPUS; do
+			echo "./$h/explain-CPU$c $D_RO"
+		done
+	done
+	echo "./explain $D_DIR"
+	echo "./explain/enable $D_RW"
+	echo "./explain/status $D_RO"
 }
 
 lh_setup
@@ -148,11 +156,11 @@ awk -v names="$LH_HISTS" '
 		if ($4 != "bytes=0") print $1 ": expected bytes=0 after load: " $4
 		if ($5 !~ /^switch=[a-z_]+$/ || $6 !~ /^needs=(-|[a-z_]+(,[a-z_]+)*)$/ ||
 		    $7 !~ /^pid=[01]$/ || $8 !~ /^max=[01]$/ || $9 !~ /^counters=[01]$/ ||
-		    $10 !~ /^syscall_slow_path=[01]$/)
-			print $1 ": fields 5-10 are not switch= needs= pid= max= counters= syscall_slow_path=: " $0
-		if ($2 == "available=1" && NF != 10)
-			print $1 ": available=1 line must have exactly 10 fields"
-		if ($2 == "available=0" && $11 !~ /^reason=./)
+		    $10 !~ /^syscall_slow_path=[01]$/ || $11 !~ /^explain=[01]$/)
+			print $1 ": fields 5-11 are not switch= needs= pid= max= counters= syscall_slow_path= explain=: " $0
+		if ($2 == "available=1" && NF != 11)
+			print $1 ": available=1 line must have exactly 11 fields"
+		if ($2 == "available=0" && $12 !~ /^reason=./)
 			print $1 ": available=0 without a reason"
 	}
 	END { if (NR != n) print "status has " NR " lines, expected " n }

@@ -104,4 +104,14 @@ static inline void lh_hrtimer_setup(struct hrtimer *timer,
 #endif
 }
 
+/*
+ * The x86 system vectors (local timer, IPIs, irq work, ...) have entry and
+ * exit tracepoints of their own (asm/trace/irq_vectors.h); the device IRQ
+ * tracepoints do not see them. Other architectures have none: there the
+ * time of such interrupts counts as that of what they interrupted.
+ */
+#if defined(CONFIG_X86) && defined(CONFIG_X86_LOCAL_APIC)
+#define LH_HAVE_X86_IRQ_VECTORS	1
+#endif
+
 #endif /* LH_COMPAT_H */

@@ -56,6 +56,7 @@ enum lh_ctl_id {
 	LH_CTL_COUNTER_EVENTS,	/* counters/events, counter_events */
 	LH_CTL_ENABLE,		/* enable/<switch>, enable_<switch> */
 	LH_CTL_COUNTERS,	/* counters/enable, counters */
+	LH_CTL_EXPLAIN,		/* explain/enable, explain */
 	LH_CTL_RESET,		/* <type>/reset */
 	LH_CTL_RESET_NAME,	/* reset=<type>|all */
 	LH_NR_CTLS

@@ -30,6 +30,35 @@ enum lh_tp_id {
 	LH_TP_CPU_IDLE,
 	LH_TP_SYS_ENTER,
 	LH_TP_SYS_EXIT,
+	/* explain.c: where a window's time went */
+	LH_TP_IRQ_HANDLER_ENTRY,
+	LH_TP_IRQ_HANDLER_EXIT,
+	LH_TP_SOFTIRQ_ENTRY,
+	LH_TP_SOFTIRQ_EXIT,
+	LH_TP_NMI_HANDLER,
+	/* x86 system vectors: device IRQ tracepoints do not see them */
+	LH_TP_LOCAL_TIMER_ENTRY,
+	LH_TP_LOCAL_TIMER_EXIT,
+	LH_TP_RESCHEDULE_ENTRY,
+	LH_TP_RESCHEDULE_EXIT,
+	LH_TP_CALL_FUNCTION_ENTRY,
+	LH_TP_CALL_FUNCTION_EXIT,
+	LH_TP_CALL_FUNCTION_SINGLE_ENTRY,
+	LH_TP_CALL_FUNCTION_SINGLE_EXIT,
+	LH_TP_IRQ_WORK_ENTRY,
+	LH_TP_IRQ_WORK_EXIT,
+	LH_TP_X86_PLATFORM_IPI_ENTRY,
+	LH_TP_X86_PLATFORM_IPI_EXIT,
+	LH_TP_ERROR_APIC_ENTRY,
+	LH_TP_ERROR_APIC_EXIT,
+	LH_TP_SPURIOUS_APIC_ENTRY,
+	LH_TP_SPURIOUS_APIC_EXIT,
+	LH_TP_THERMAL_APIC_ENTRY,
+	LH_TP_THERMAL_APIC_EXIT,
+	LH_TP_THRESHOLD_APIC_ENTRY,
+	LH_TP_THRESHOLD_APIC_EXIT,
+	LH_TP_DEFERRED_ERROR_APIC_ENTRY,
+	LH_TP_DEFERRED_ERROR_APIC_EXIT,
 	LH_NR_TPS
 };
 
@@ -37,14 +66,18 @@ enum lh_tp_id {
  * struct lh_probe - one probe function for one tracepoint
  * @prio: its place among the tracepoint's probes (higher runs first);
  *        0 means TRACEPOINT_DEFAULT_PRIO
+ * @data: the probe's first argument (NULL for most)
  */
 struct lh_probe {
 	enum lh_tp_id tp;
 	void *func;
 	int prio;
+	void *data;
 };
 
 void lh_tp_lookup(void);
+bool lh_tp_found(enum lh_tp_id tp);
+const char *lh_tp_name(enum lh_tp_id tp);
 const char *lh_tp_first_missing(const struct lh_probe *probes, int nr_probes);
 int lh_tp_hook(const struct lh_probe *probes, int nr_probes);
 void lh_tp_unhook(const struct lh_probe *probes, int nr_probes);

@@ -23,7 +23,10 @@
  *   parent  LH_HIST_<parent> whose directory holds its directory, or ROOT
  *           for latency_hist/ itself
  *   sw      LH_SW_<sw>, the switch that feeds it
- *   flags   LH_T_MAX: max_latency-CPUx files (victim and culprit)
+ *   flags   LH_T_MAX: max_latency-CPUx files (victim and culprit);
+ *           LH_T_EXPLAIN: explain-CPUx files, the breakdown of the
+ *           window of each CPU's maximum (its probes call
+ *           lh_explain_file())
  *   window  what a counters window of it covers (<type>/counters), or
  *           NULL: it has no counters
  */
@@ -51,11 +54,12 @@ LH_HIST(PREEMPTOFF, "preemptoff", preemptoff, ROOT, PREEMPTIRQSOFF, 0,
 	LH_WINDOW_SECTION)
 LH_HIST(PREEMPTIRQSOFF, "preemptirqsoff", preemptirqsoff, ROOT,
 	PREEMPTIRQSOFF, 0, LH_WINDOW_SECTION)
-LH_HIST(WAKEUP, "wakeup", wakeup, ROOT, WAKEUP, LH_T_MAX, LH_WINDOW_WAKEUP)
+LH_HIST(WAKEUP, "wakeup", wakeup, ROOT, WAKEUP, LH_T_MAX | LH_T_EXPLAIN,
+	LH_WINDOW_WAKEUP)
 LH_HIST(WAKEUP_SHAREDPRIO, "wakeup/sharedprio", wakeup_sharedprio, WAKEUP,
-	WAKEUP, LH_T_MAX, LH_WINDOW_WAKEUP)
+	WAKEUP, LH_T_MAX | LH_T_EXPLAIN, LH_WINDOW_WAKEUP)
 LH_HIST(MISSED_TIMER_OFFSETS, "missed_timer_offsets", missed_timer_offsets,
-	ROOT, MISSED_TIMER_OFFSETS, LH_T_MAX, LH_WINDOW_TIMER)
+	ROOT, MISSED_TIMER_OFFSETS, LH_T_MAX | LH_T_EXPLAIN, LH_WINDOW_TIMER)
 LH_HIST(TIMERANDWAKEUP, "timerandwakeup", timerandwakeup, ROOT,
 	TIMERANDWAKEUP, LH_T_MAX, NULL)
 LH_HIST(SWITCHTIME, "switchtime", switchtime, ROOT, SWITCHTIME, LH_T_MAX,

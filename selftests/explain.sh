@@ -1,0 +1,345 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2119,SC2015,SC2086 # lh_load_or_bail takes optional parameters; A && B || C reports; word lists
+#
+# explain.sh - explain/enable and <type>/explain-CPUx: where the time of
+# each CPU's worst window went
+#
+# Proves (Documentation/latency_hist.rst, "explain/"):
+#  1. off by default: explain/enable and the explain parameter read 0,
+#     explain/status lists no hooked tracepoint, every explain-CPUx file
+#     reads "(none)"; bad input is refused with EINVAL and changes nothing.
+#  2. on: the irq, softirq and sched_switch tracepoints (and on x86 the
+#     local timer vector) are hooked; off again: none is.
+#  3. hard interrupt: lh_load_test mode=hardirq spins N = 8000 us inside a
+#     pinned hard hrtimer on CPU 1, every G = 2000 us; a SCHED_FIFO 80
+#     sleeper due on CPU 0 and moved to CPU 1 while it sleeps (rt_sleeper
+#     -m: woken from CPU 0, runs on CPU 1) waits for the spin to end. With
+#     CPU 1 in the spin 80 % of the time, some of its L wakeups wait
+#     >= N/2. wakeup/explain-CPU1 must then: add up (the five categories
+#     are the window), be the maximum (window_ns / 1000 == the histogram's
+#     maximum), show >= half of the window as hardirq, and name the local
+#     timer (x86: "vector <n> local_timer"; elsewhere the timer IRQ line).
+#     The sleeper's own timer, when it sleeps on CPU 1, expires late in the
+#     same spins: missed_timer_offsets/explain-CPU1 likewise.
+#  4. preempt-off section: the same with mode=preempt: the wait is the
+#     section owner's (lh_load_test) thread time, >= half of the window.
+#  5. equal priority: a SCHED_FIFO 80 sleeper on CPU 1 (pid filter on it,
+#     100 loops of 10 ms; the spin starts once it runs them as SCHED_FIFO)
+#     wakes while rt_hog spins HOG_MS = 200 ms at SCHED_FIFO 80 there, so it
+#     waits behind an equal-priority thread that runs first: the maximum of
+#     wakeup/sharedprio/CPU1 is >= HOG_MS / 4, and its explain-CPU1 adds up
+#     and gives >= half of the window to rt_hog, named with its priority.
+#  6. a reset of wakeup empties wakeup's explain files and only them.
+#  7. `lh explain` (scripts/lh beside the selftests) tells the story of
+#     wakeup/explain-CPU1: its window, the local timer; --json its window.
+# Emulation is noisy: injected waits are several ms, bounds are lower bounds.
+# The record's own window is printed in the log, so a failure shows its story.
+
+LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
+. "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
+. "$LH_TESTDIR/sleeper_lib.sh"
+. "$LH_TESTDIR/inject_lib.sh"
+
+L=30
+PERIOD=20000
+N=8000
+G=2000
+PRIO=80
+SECTIONS=120	# >= 120 x 10 ms outlast the 60 + 600 ms of the loops
+HOG_MS=200
+
+sl_setup
+HOG=
+# x_cleanup - lh_cleanup hook: stop rt_hog if a bail left it running
+x_cleanup()
+{
+	[ -z "$HOG" ] || kill "$HOG" 2>/dev/null
+	HOG=
+}
+LH_CLEANUP_HOOKS="$LH_CLEANUP_HOOKS x_cleanup"
+[ -x "$LH_BINDIR/rt_hog" ] || lh_skip_all "rt_hog is not built (make -C selftests)"
+lh_plan 9
+lh_load_or_bail
+
+X_PARAM=/sys/module/latency_hist/parameters/explain
+LH_TOOL=${LH_TOOL:-$LH_TESTDIR/../scripts/lh}
+
+# x_file HIST CPU - the explain file of HIST on CPU
+x_file()
+{
+	echo "$LH_DIR/$1/explain-CPU$2"
+}
+
+# x_field FILE NAME - the ns of category line NAME (or of "window")
+x_field()
+{
+	awk -v n="$2" '$1 == n && NF <= 3 { print $2; exit }' "$1"
+}
+
+# x_check_sum FILE - lh_err unless the five categories add up to the
+# window and the detail lines of hardirq, softirq and thread add up to them
+x_check_sum()
+{
+	awk '
+		/^(hardirq|softirq|nmi|thread|other) / { cat[$1] = $2; sum += $2 }
+		/^window / { win = $2 }
+		/^  (irq|vector|softirq) / { d[$1 == "  irq" ? "hardirq" : $1] += $NF }
+		/^  irq / || /^  vector / { dh += $NF }
+		/^  softirq / { ds += $NF }
+		/^  thread / || /^  thread-rest / { dt += $NF }
+		END {
+			if (win == "" || sum != win) { print "categories " sum " != window " win; exit }
+			if (dh != cat["hardirq"]) { print "irq lines " dh " != hardirq " cat["hardirq"]; exit }
+			if (ds != cat["softirq"]) { print "softirq lines " ds " != softirq " cat["softirq"]; exit }
+			if (dt != cat["thread"]) { print "thread lines " dt " != thread " cat["thread"]; exit }
+		}' "$1"
+}
+
+# x_check_record HIST CPU EXACT - lh_err unless HIST/explain-CPU holds a
+# record that adds up and whose window matches the histogram's maximum
+# (EXACT 1: window_ns / 1000 == maximum; 0: >=)
+x_check_record()
+{
+	X_F=$(x_file "$1" "$2")
+	lh_diag "$(lh_name "$X_F"):"
+	while IFS= read -r X_L; do lh_diag "  $X_L"; done <"$X_F"
+	if [ "$(head -n 1 "$X_F")" = "(none)" ]; then
+		lh_err "$(lh_name "$X_F") is (none) with a maximum of $(hl_max "$1" "$2") us"
+		return 1
+	fi
+	X_BAD=$(x_check_sum "$X_F")
+	[ -z "$X_BAD" ] || lh_err "$(lh_name "$X_F"): $X_BAD"
+	X_WIN=$(x_field "$X_F" window)
+	X_MAX=$(hl_max "$1" "$2")
+	if [ "$3" = 1 ] && [ $((X_WIN / 1000)) -ne "$X_MAX" ]; then
+		lh_err "$(lh_name "$X_F"): window $X_WIN ns is not the maximum $X_MAX us"
+	elif [ $((X_WIN / 1000)) -lt "$X_MAX" ]; then
+		lh_err "$(lh_name "$X_F"): window $X_WIN ns < the maximum $X_MAX us"
+	fi
+}
+
+# x_timer_named FILE - true if FILE names the local timer interrupt
+x_timer_named()
+{
+	case $(uname -m) in
+	x86_64 | i?86) grep -Eq '^  vector [0-9]+ local_timer [0-9]+ [0-9]+$' "$1" ;;
+	*) grep -Eq '^  irq [0-9]+ [^ ]*timer[^ ]* [0-9]+ [0-9]+$' "$1" ;;
+	esac
+}
+
+# x_status_count WORD - tracepoints explain/status lists as WORD
+x_status_count()
+{
+	awk -v w="$1" '$1 == "tracepoint" && $3 == w { n++ } END { print n + 0 }' \
+		"$LH_DIR/explain/status"
+}
+
+lh_case_begin
+[ "$(cat "$LH_DIR/explain/enable")" = 0 ] || lh_err "explain/enable is not 0 at load"
+[ "$(cat "$X_PARAM")" = 0 ] || lh_err "parameter explain is not 0 at load"
+[ "$(x_status_count hooked)" = 0 ] || lh_err "explain off, but status lists hooked tracepoints"
+for h in wakeup wakeup/sharedprio missed_timer_offsets; do
+	for c in $LH_CPUS; do
+		lh_expect_content "$(x_file $h $c)" "(none)"
+	done
+done
+for v in 2 on "" "1 " "-1" "1x" " 1" "0 1"; do
+	lh_expect_write_errno "$LH_DIR/explain/enable" "$v" EINVAL
+done
+lh_expect_write_errno "$X_PARAM" 2 EINVAL
+[ "$(cat "$LH_DIR/explain/enable")" = 0 ] || lh_err "a refused write turned explain on"
+[ "$(x_status_count hooked)" = 0 ] || lh_err "a refused write hooked tracepoints"
+lh_case_end off_by_default_and_bad_input_refused
+
+lh_case_begin
+lh_expect_write_ok "$LH_DIR/explain/enable" 1
+[ "$(cat "$X_PARAM")" = 1 ] || lh_err "parameter explain does not read 1"
+for tp in sched_switch irq_handler_entry irq_handler_exit softirq_entry softirq_exit; do
+	grep -q "^tracepoint $tp hooked$" "$LH_DIR/explain/status" ||
+		lh_err "explain on, but $tp is not hooked"
+done
+case $(uname -m) in
+x86_64 | i?86)
+	grep -q "^tracepoint local_timer_entry hooked$" "$LH_DIR/explain/status" ||
+		lh_err "explain on, but local_timer_entry is not hooked" ;;
+esac
+lh_expect_write_ok "$X_PARAM" 0
+[ "$(x_status_count hooked)" = 0 ] || lh_err "explain off again, but tracepoints are still hooked"
+[ "$(cat "$LH_DIR/explain/enable")" = 0 ] || lh_err "explain/enable does not read 0 after the parameter"
+lh_case_end on_hooks_and_off_unhooks
+
+lt_load cpu=1 mode=hardirq delay_us=$N count=$SECTIONS gap_us=$G ||
+	lh_bail "lh_load_test not available"
+
+# run_moved MODE - a sleeper woken on CPU 0 for CPU 1 under MODE sections
+run_moved()
+{
+	echo "$1" >"$LT_PARAMS/mode"
+	sl_start "$LH_TMP/sl" -c 0 -m 1 -p $PRIO -i $PERIOD -l $L ||
+		lh_bail "rt_sleeper did not start"
+	lh_filter wakeup "$SL_TID"
+	lh_filter missed_timer_offsets "$SL_TID"
+	lh_reset wakeup wakeup/sharedprio missed_timer_offsets
+	sl_go_and_wait 1
+	sl_show_summary
+	hl_show_maxrecs wakeup
+}
+
+# x_noise HIST - print why the maximum of HIST/CPU1 is the emulator's and
+# not the injected N us (it exceeds 2N: a vCPU stalled by a loaded host,
+# whose time goes to whatever ran, often idle); return 1 if it is not
+x_noise()
+{
+	xn_m=$(hl_max "$1" 1)
+	[ "$xn_m" != "<undef>" ] && [ "$xn_m" -gt $((2 * N)) ] || return 1
+	echo "$1/CPU1 maximum $xn_m us > $((2 * N)) us: more than a $N us spin can cause, an emulator stall"
+}
+
+# x_hardirq_case HIST EXACT NAME - the hard-interrupt checks of HIST/CPU1;
+# if the share or the name is wrong and the maximum is the emulator's
+# (x_noise), the case is skipped with that reason instead
+x_hardirq_case()
+{
+	lh_case_begin
+	xh_noise=$(x_noise "$1")
+	xh_m=$(hl_max "$1" 1)
+	xh_why=
+	if [ "$xh_m" = "<undef>" ] || [ "$xh_m" -lt $((N / 2)) ]; then
+		lh_err "$1/CPU1 maximum $xh_m us < $((N / 2)) us with $N us hard-interrupt spins"
+	elif x_check_record "$1" 1 "$2"; then
+		xh_f=$(x_file "$1" 1)
+		xh_hi=$(x_field "$xh_f" hardirq)
+		[ $((xh_hi * 2)) -ge "$X_WIN" ] ||
+			xh_why="$1/explain-CPU1: hardirq $xh_hi ns < half the window $X_WIN ns"
+		x_timer_named "$xh_f" ||
+			xh_why="${xh_why:+$xh_why; }$1/explain-CPU1 does not name the local timer"
+	fi
+	if [ -n "$xh_why" ] && [ -n "$xh_noise" ] && [ "$LH_ERRS" -eq 0 ]; then
+		lh_skip "$3" "$xh_noise ($xh_why; the record adds up)"
+		return
+	fi
+	[ -z "$xh_why" ] || lh_err "$xh_why"
+	lh_case_end "$3"
+}
+
+lh_expect_write_ok "$LH_DIR/explain/enable" 1
+lh_enable wakeup missed_timer_offsets
+
+# A loaded host can stall a vCPU for longer than the spins: one more run then.
+run_moved hardirq
+if noise=$(x_noise wakeup || x_noise missed_timer_offsets); then
+	lh_diag "$noise: once more"
+	run_moved hardirq
+fi
+x_hardirq_case wakeup 1 hardirq_wakeup_explained
+x_hardirq_case missed_timer_offsets 0 hardirq_late_timer_explained
+grep '^replay' "$LH_DIR/explain/status" | while IFS= read -r l; do lh_diag "explain/status: $l"; done
+
+# lh explain tells the same story as the file, in text and JSON
+lh_case_begin
+if [ ! -r "$LH_TOOL" ]; then
+	lh_skip lh_explain_tells_the_story "scripts/lh is not beside the selftests"
+else
+	f=$(x_file wakeup 1)
+	LH_ROOT=$LH_DIR sh "$LH_TOOL" explain wakeup --cpu 1 >"$LH_TMP/story" 2>&1 ||
+		lh_err "lh explain wakeup --cpu 1 failed: $(cat "$LH_TMP/story")"
+	lh_diag "lh explain: $(cat "$LH_TMP/story")"
+	grep -q "^wakeup on CPU1: .* waited $(awk '/^window / { printf "%.1f", $2 / 1000 }' "$f") us to run: " "$LH_TMP/story" ||
+		lh_err "lh explain does not tell wakeup/explain-CPU1's window"
+	if [ -z "$(x_noise wakeup)" ] && ! grep -Eq 'in hard IRQs \(.*(local_timer|timer)' "$LH_TMP/story"; then
+		lh_err "lh explain does not name the local timer"
+	fi
+	LH_ROOT=$LH_DIR sh "$LH_TOOL" explain --json >"$LH_TMP/json" 2>&1 ||
+		lh_err "lh explain --json failed: $(head -c 300 "$LH_TMP/json")"
+	grep -q "\"window_ns\": $(x_field "$f" window)," "$LH_TMP/json" ||
+		lh_err "lh explain --json lacks wakeup/explain-CPU1's window"
+	lh_case_end lh_explain_tells_the_story
+fi
+
+lh_case_begin
+run_moved preempt
+m=$(hl_max wakeup 1)
+if [ "$m" = "<undef>" ] || [ "$m" -lt $((N / 2)) ]; then
+	lh_err "wakeup/CPU1 maximum $m us < $((N / 2)) us with $N us preempt-off sections"
+elif x_check_record wakeup 1 1; then
+	f=$(x_file wakeup 1)
+	owner=$(awk '$1 == "thread" && $4 == "lh_load_test" { s += $NF } END { print s + 0 }' "$f")
+	oth=$(x_field "$f" other)
+	[ $(((owner + oth) * 2)) -ge "$X_WIN" ] ||
+		lh_err "wakeup/explain-CPU1: lh_load_test $owner ns + other $oth ns < half the window $X_WIN ns"
+	[ "$owner" -gt 0 ] || lh_err "wakeup/explain-CPU1 does not name lh_load_test"
+fi
+lh_case_end preempt_off_section_is_the_owners_time
+
+lt_unload
+
+# hog_ready - wait until rt_hog (started with -w) waits for SIGUSR1
+hog_ready()
+{
+	while ! grep -q '^ready' "$LH_TMP/hog" 2>/dev/null; do
+		kill -0 "$HOG" 2>/dev/null || lh_bail "rt_hog: $(cat "$LH_TMP/hog.err")"
+		lh_sleep_s 0.05
+	done
+}
+
+lh_case_begin
+sl_start "$LH_TMP/sl2" -c 1 -p $PRIO -i 10000 -l 100 ||
+	lh_bail "rt_sleeper did not start"
+"$LH_BINDIR/rt_hog" spin -w -c 1 -p $PRIO -d $HOG_MS >"$LH_TMP/hog" 2>"$LH_TMP/hog.err" &
+HOG=$!
+hog_ready
+lh_filter wakeup "$SL_TID"
+lh_reset wakeup wakeup/sharedprio
+sl_go
+# the spin starts once the sleeper runs its loops (SCHED_FIFO, field 41)
+n=0
+until [ "$(awk '{ print $41 }' "/proc/$SL_PID/task/$SL_TID/stat" 2>/dev/null)" = 1 ] ||
+	[ $n -ge 300 ]; do
+	n=$((n + 1))
+	lh_sleep_s 0.01
+done
+kill -USR1 "$HOG"
+sl_wait
+wait "$HOG" || lh_err "rt_hog failed: $(cat "$LH_TMP/hog.err")"
+HOG=
+hl_show_totals wakeup wakeup/sharedprio
+m=$(hl_max wakeup/sharedprio 1)
+if [ "$m" = "<undef>" ] || [ "$m" -lt $((HOG_MS * 1000 / 4)) ]; then
+	lh_err "wakeup/sharedprio/CPU1 maximum $m us < $((HOG_MS * 1000 / 4)) us behind a $HOG_MS ms equal-priority spin"
+elif x_check_record wakeup/sharedprio 1 1; then
+	f=$(x_file wakeup/sharedprio 1)
+	hog_ns=$(awk '$1 == "thread" && $4 == "rt_hog" { s += $NF } END { print s + 0 }' "$f")
+	[ $((hog_ns * 2)) -ge "$X_WIN" ] ||
+		lh_err "wakeup/sharedprio/explain-CPU1: rt_hog $hog_ns ns < half the window $X_WIN ns"
+	grep -Eq "^  thread [0-9]+ $PRIO rt_hog [0-9]+$" "$f" ||
+		lh_err "wakeup/sharedprio/explain-CPU1 does not name rt_hog at priority $PRIO"
+fi
+lh_case_end sharedprio_names_the_equal_priority_thread
+
+lh_case_begin
+[ "$(head -n 1 "$(x_file missed_timer_offsets 1)")" != "(none)" ] ||
+	lh_diag "missed_timer_offsets/explain-CPU1 was already empty"
+mto_before=$(cat "$(x_file missed_timer_offsets 1)")
+sp_before=$(cat "$(x_file wakeup/sharedprio 1)")
+lh_reset wakeup
+for c in $LH_CPUS; do
+	if [ "$(hl_max wakeup $c)" = "<undef>" ]; then
+		lh_expect_content "$(x_file wakeup $c)" "(none)"
+	else
+		lh_diag "wakeup/CPU$c has a sample since the reset"
+	fi
+done
+[ "$(cat "$(x_file missed_timer_offsets 1)")" = "$mto_before" ] ||
+	lh_err "a reset of wakeup changed missed_timer_offsets/explain-CPU1"
+[ "$(cat "$(x_file wakeup/sharedprio 1)")" = "$sp_before" ] ||
+	lh_err "a reset of wakeup changed wakeup/sharedprio/explain-CPU1"
+lh_case_end reset_empties_only_its_type
+
+lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
+lh_expect_write_ok "$LH_DIR/enable/missed_timer_offsets" 0
+lh_expect_write_ok "$LH_DIR/explain/enable" 0
+lh_unload_or_bail
+lh_case_dmesg_clean
+lh_finished

@@ -1,0 +1,289 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# test_explain.sh - host tests of `lh explain` against fixed explain files
+#
+# The records below are real ones, from explain.sh in a 6.12 guest
+# (lh_load_test spinning 8 ms in a hard timer interrupt on CPU 1). Each case
+# runs lh with LH_ROOT on a tree made here, once per flavour of the tools lh
+# may meet on a rig (gawk, mawk, busybox: see test_lh.sh); a flavour whose
+# tools are missing is skipped. python3 checks the JSON strictly when present.
+#
+# Usage: sh selftests/lh_tool/test_explain.sh [FLAVOUR..]
+# Prints KTAP: one "ok N flavour: case" line per case, then the plan and the
+# kselftest "# Totals:" line; exit 1 if any failed.
+
+LT_DIR=$(cd "$(dirname "$0")" && pwd)
+LH=$(cd "$LT_DIR/../../scripts" && pwd)/lh
+PY=$(command -v python3 2>/dev/null)
+HOSTPATH=$PATH
+
+ntest=0
+npass=0
+nfail=0
+nskip=0
+errs=0
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/lh_explain.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT
+
+# err - record one problem of the current case
+err()
+{
+	echo "# $*"
+	errs=$((errs + 1))
+}
+
+# case_end NAME - report the current case: ok unless err was called
+case_end()
+{
+	ntest=$((ntest + 1))
+	if [ "$errs" -eq 0 ]; then
+		echo "ok $ntest $FLAVOUR: $1"
+		npass=$((npass + 1))
+	else
+		echo "not ok $ntest $FLAVOUR: $1"
+		nfail=$((nfail + 1))
+	fi
+	errs=0
+}
+
+# skip NAME WHY - report a skipped case
+skip()
+{
+	ntest=$((ntest + 1))
+	echo "ok $ntest $FLAVOUR: $1 # SKIP $2"
+	nskip=$((nskip + 1))
+}
+
+# lh ARGS.. - run lh in the current flavour; stdout to $TMP/out, stderr to
+# $TMP/err, exit status in rc
+lh()
+{
+	PATH=$FPATH $FSH "$LH" "$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+}
+
+# expect_rc N WHAT - err unless the last lh exited N
+expect_rc()
+{
+	[ "$rc" = "$1" ] || err "$2: exit $rc, expected $1; stderr: $(head -c 300 "$TMP/err")"
+}
+
+# expect_err TEXT WHAT - err unless the last lh's stderr contains TEXT
+expect_err()
+{
+	grep -qF -- "$1" "$TMP/err" || err "$2: stderr lacks '$1': $(head -c 300 "$TMP/err")"
+}
+
+# expect_out FILE WHAT - err unless the last lh's stdout is FILE's text
+expect_out()
+{
+	cmp -s "$1" "$TMP/out" || err "$2: output differs: $(diff "$1" "$TMP/out" | head -n 8 | tr '\n' '|')"
+}
+
+# make_tree DIR - a tree of 2 CPUs with explained maxima of wakeup and
+# missed_timer_offsets on CPU 1, none elsewhere, explain on
+make_tree()
+{
+	rm -rf "$1"
+	mkdir -p "$1/wakeup/sharedprio" "$1/missed_timer_offsets" "$1/switchtime" "$1/explain"
+	cat >"$1/status" <<'EOF'
+wakeup available=1 enabled=1 bytes=164560 switch=wakeup needs=- pid=1 max=1 counters=1 syscall_slow_path=0 explain=1
+wakeup/sharedprio available=1 enabled=1 bytes=164560 switch=wakeup needs=- pid=0 max=1 counters=1 syscall_slow_path=0 explain=1
+missed_timer_offsets available=1 enabled=1 bytes=164560 switch=missed_timer_offsets needs=- pid=1 max=1 counters=1 syscall_slow_path=0 explain=1
+switchtime available=1 enabled=0 bytes=0 switch=switchtime needs=wakeup pid=0 max=1 counters=0 syscall_slow_path=1 explain=0
+EOF
+	echo 1 >"$1/explain/enable"
+	for t in wakeup wakeup/sharedprio missed_timer_offsets; do
+		for c in 0 1; do
+			echo "(none)" >"$1/$t/explain-CPU$c"
+			echo "(none)" >"$1/$t/max_latency-CPU$c"
+		done
+	done
+	cat >"$1/wakeup/explain-CPU1" <<'EOF'
+hardirq 7709363 1
+softirq 16164 1
+nmi 0 0
+thread 0 0
+other 61371 1
+window 7786898
+  vector 236 local_timer 1 7709363
+  softirq 7 SCHED 1 16164
+  idle 61371
+EOF
+	echo "242 80 7786 (0) rt_sleeper <- 0 -21 swapper/1 47.968677" >"$1/wakeup/max_latency-CPU1"
+	cat >"$1/missed_timer_offsets/explain-CPU1" <<'EOF'
+hardirq 4211331 2
+softirq 0 0
+nmi 1200 1
+thread 28100 2
+other 3000 1
+window 4243631
+  vector 236 local_timer 1 4201012
+  irq 11 virtio0 1 10319
+  thread 1234 1 ktimers/1 20100
+  thread-rest 1 8000
+  uncovered 3000
+EOF
+	echo "242 80 4240 (4240) rt_sleeper <- 17 -21 kworker/1:1 48.000001" >"$1/missed_timer_offsets/max_latency-CPU1"
+}
+
+# case_text - one paragraph per explained CPU, largest part first
+case_text()
+{
+	lh explain
+	expect_rc 0 "lh explain"
+	cat >"$TMP/want" <<'EOF'
+wakeup on CPU1: rt_sleeper/242 (prio 80) waited 7786.9 us to run: 7709.4 us in hard IRQs (1 x local_timer 7709.4 us); 61.4 us other (idle 61.4 us); 16.2 us in softirqs (1 x SCHED 16.2 us).
+missed_timer_offsets on CPU1: the timer of rt_sleeper/242 (prio 80) fired 4243.6 us late: 4211.3 us in hard IRQs (1 x local_timer 4201.0 us, 1 x virtio0 irq 11 10.3 us); 28.1 us in other threads (ktimers/1 (pid 1234, prio 1) 20.1 us, 1 more 8.0 us); 3.0 us other (3.0 us before the oldest event explain still held, not explained); 1.2 us in NMIs (1 x NMI).
+EOF
+	expect_out "$TMP/want" "lh explain"
+	case_end text_one_paragraph_per_explained_cpu
+}
+
+# case_cpu_type - a type and --cpu narrow the answer
+case_cpu_type()
+{
+	lh explain wakeup --cpu 1
+	expect_rc 0 "lh explain wakeup --cpu 1"
+	[ "$(wc -l <"$TMP/out")" -eq 1 ] && grep -q '^wakeup on CPU1: ' "$TMP/out" ||
+		err "lh explain wakeup --cpu 1: '$(cat "$TMP/out")'"
+	lh explain wakeup --cpu 0
+	expect_rc 0 "lh explain wakeup --cpu 0"
+	grep -q '^no maximum explained yet$' "$TMP/out" ||
+		err "lh explain wakeup --cpu 0 (none): '$(cat "$TMP/out")'"
+	lh explain switchtime
+	expect_rc 2 "a type without explain files"
+	expect_err "'switchtime' has no explain files" "a type without explain files"
+	lh explain nosuch
+	expect_rc 2 "an unknown type"
+	lh explain --cpu x
+	expect_rc 2 "--cpu x"
+	expect_err "is not a CPU number" "--cpu x"
+	lh explain --cpu 7
+	expect_rc 2 "--cpu 7 of 2 CPUs"
+	lh explain --bogus
+	expect_rc 2 "an unknown option"
+	case_end type_and_cpu_narrow_and_bad_arguments_exit_2
+}
+
+# case_json - --json is strict JSON with the records' values
+case_json()
+{
+	lh explain --json
+	expect_rc 0 "lh explain --json"
+	if [ -z "$PY" ]; then
+		grep -q '"window_ns": 7786898' "$TMP/out" || err "no window_ns 7786898 in $(head -c 300 "$TMP/out")"
+		case_end json_has_the_records
+		return
+	fi
+	res=$("$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+w = d["types"]["wakeup"]["cpus"]
+assert d["schema_version"] >= 1 and d["explain_enabled"] is True
+assert w["0"] is None, w["0"]
+r = w["1"]
+assert r["window_ns"] == 7786898 and r["hardirq"] == {"ns": 7709363, "count": 1}
+assert sum(r[c]["ns"] for c in ("hardirq", "softirq", "nmi", "thread", "other")) == r["window_ns"]
+assert r["details"][0] == {"kind": "vector", "id": 236, "name": "local_timer", "count": 1, "ns": 7709363}, r["details"][0]
+assert r["max"] == {"latency": 7786, "pid": 242, "prio": 80, "comm": "rt_sleeper"}, r["max"]
+assert r["text"].startswith("wakeup on CPU1: rt_sleeper/242 (prio 80) waited 7786.9 us")
+m = d["types"]["missed_timer_offsets"]["cpus"]["1"]
+t = [x for x in m["details"] if x["kind"] == "thread"]
+assert t == [{"kind": "thread", "pid": 1234, "prio": 1, "comm": "ktimers/1", "ns": 20100}], t
+assert {"kind": "thread-rest", "tasks": 1, "ns": 8000} in m["details"]
+assert {"kind": "uncovered", "ns": 3000} in m["details"]
+assert d["types"]["wakeup/sharedprio"]["cpus"] == {"0": None, "1": None}
+print("ok")
+' <"$TMP/out" 2>&1)
+	[ "$res" = ok ] || err "lh explain --json: $res"
+	case_end json_has_the_records
+}
+
+# case_malformed - a record that does not add up, or a bad line, exits 2
+case_malformed()
+{
+	cp -r "$TMP/t" "$TMP/bad"
+	sed -i 's/^window 7786898$/window 7786899/' "$TMP/bad/wakeup/explain-CPU1"
+	LH_ROOT=$TMP/bad lh explain
+	expect_rc 2 "a window that is not the sum"
+	expect_err "do not add up" "a window that is not the sum"
+	cp "$TMP/t/wakeup/explain-CPU1" "$TMP/bad/wakeup/explain-CPU1"
+	echo "  bogus 1 2" >>"$TMP/bad/wakeup/explain-CPU1"
+	LH_ROOT=$TMP/bad lh explain
+	expect_rc 2 "an unknown detail line"
+	expect_err "unknown detail line" "an unknown detail line"
+	sed -i 's/explain=[01]//' "$TMP/bad/status"
+	LH_ROOT=$TMP/bad lh explain
+	expect_rc 2 "a module without explain"
+	expect_err "no type has explain files" "a module without explain"
+	rm -rf "$TMP/bad"
+	case_end malformed_records_exit_2
+}
+
+# case_off - nothing explained and explain off: say how to turn it on
+case_off()
+{
+	cp -r "$TMP/t" "$TMP/off"
+	for f in "$TMP"/off/*/explain-CPU* "$TMP"/off/*/*/explain-CPU*; do
+		echo "(none)" >"$f"
+	done
+	echo 0 >"$TMP/off/explain/enable"
+	LH_ROOT=$TMP/off lh explain
+	expect_rc 0 "all (none)"
+	grep -q "^no maximum explained yet (explain is off: echo 1 > $TMP/off/explain/enable)$" "$TMP/out" ||
+		err "all (none), explain off: '$(cat "$TMP/out")'"
+	rm -rf "$TMP/off"
+	case_end nothing_explained_says_how_to_turn_it_on
+}
+
+# flavour NAME - set FSH and FPATH for NAME; returns 1 if its tools are missing
+flavour()
+{
+	FLAVOUR=$1
+	FSH=/bin/sh
+	FBIN=$TMP/bin-$1
+	rm -rf "$FBIN"
+	mkdir -p "$FBIN"
+	case $1 in
+	gawk | mawk)
+		command -v "$1" >/dev/null 2>&1 || return 1
+		ln -s "$(command -v "$1")" "$FBIN/awk"
+		FPATH=$FBIN:$HOSTPATH
+		;;
+	busybox)
+		BB=$(command -v busybox 2>/dev/null) || return 1
+		for a in $("$BB" --list); do
+			ln -s "$BB" "$FBIN/$a"
+		done
+		FSH="$BB sh"
+		FPATH=$FBIN
+		;;
+	*)
+		echo "unknown flavour $1" >&2
+		return 1
+		;;
+	esac
+}
+
+echo "TAP version 13"
+make_tree "$TMP/t"
+export LH_ROOT="$TMP/t"
+for f in ${*:-gawk mawk busybox}; do
+	if ! flavour "$f"; then
+		FLAVOUR=$f
+		skip all "$f is not installed"
+		continue
+	fi
+	case_text
+	case_cpu_type
+	case_json
+	case_malformed
+	case_off
+done
+
+echo "1..$ntest"
+echo "# Totals: pass:$npass fail:$nfail xfail:0 xpass:0 skip:$nskip error:0"
+[ "$nfail" -eq 0 ]
