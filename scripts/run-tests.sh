@@ -28,7 +28,7 @@
 #      after the other in the order of their kernel lines, at nice 5)
 #   3. user-space test programs: `make -C selftests` (once, in the checkout)
 #   4. in the background: host unit tests (`make -C selftests/unit run`) and the host tests of
-#      scripts/lh (`sh selftests/lh_host/test_lh.sh`, `sh selftests/lh_host/test_monitor.sh`); each
+#      scripts/lh (`sh selftests/lh_host/test_lh.sh`, `test_monitor.sh`, `test_explain.sh`); each
 #      prints KTAP ending in a "# Totals:" line, counted by the parser of the guests' run.sh output
 #   5. per kernel, as a job (at most --jobs at once, in matrix order; a kernel built here starts once its
 #      build is done, before the packaged kernels still waiting), logging to build/logs/kernel-K.log:
@@ -138,26 +138,31 @@ count_ktap() {
 }
 
 # host_tests - run the host unit tests and the host tests of scripts/lh (its commands, and lh
-# monitor) in a copy of the tree (the jobs copy the checkout meanwhile); KTAP into unit.log,
-# lh_host.log, lh_host_monitor.log (a missing test leaves no "# Totals:" line: it fails)
+# monitor, lh explain) in a copy of the tree (the jobs copy the checkout meanwhile); KTAP into
+# unit.log, lh_host.log, lh_host_monitor.log, lh_host_explain.log (a missing test leaves no
+# "# Totals:" line: it fails)
 host_tests() {
 	local src=$LH_BUILD/host/src
-	rm -f "$LH_LOGS/unit.log" "$LH_LOGS/lh_host.log" "$LH_LOGS/lh_host_monitor.log"
+	rm -f "$LH_LOGS/unit.log" "$LH_LOGS/lh_host.log" "$LH_LOGS/lh_host_monitor.log" \
+		"$LH_LOGS/lh_host_explain.log"
 	copy_tree "$src"
 	make -s -C "$src/selftests/unit" run > "$LH_LOGS/unit.log" 2>&1 || true
 	sh "$src/selftests/lh_host/test_lh.sh" > "$LH_LOGS/lh_host.log" 2>&1 || true
 	sh "$src/selftests/lh_host/test_monitor.sh" > "$LH_LOGS/lh_host_monitor.log" 2>&1 || true
+	sh "$src/selftests/lh_host/test_explain.sh" > "$LH_LOGS/lh_host_explain.log" 2>&1 || true
 }
 
 # count_host_tests - count what host_tests wrote, showing what did not pass
 count_host_tests() {
 	local log
-	for log in "$LH_LOGS/unit.log" "$LH_LOGS/lh_host.log" "$LH_LOGS/lh_host_monitor.log"; do
+	for log in "$LH_LOGS/unit.log" "$LH_LOGS/lh_host.log" "$LH_LOGS/lh_host_monitor.log" \
+		"$LH_LOGS/lh_host_explain.log"; do
 		if [ -f "$log" ]; then grep -E '^not ok' "$log" | sed 's/^/    /' >&2 || true; fi
 	done
 	count_ktap "host unit tests" "$LH_LOGS/unit.log"
 	count_ktap "lh tool host tests" "$LH_LOGS/lh_host.log"
 	count_ktap "lh monitor host tests" "$LH_LOGS/lh_host_monitor.log"
+	count_ktap "lh explain host tests" "$LH_LOGS/lh_host_explain.log"
 }
 
 # build_user_programs - build the selftests' user-space programs once, in the checkout
@@ -612,7 +617,7 @@ main() {
 	trap stop_background EXIT
 	start_kernel_builds "$kernels"
 	build_user_programs
-	log "host unit tests and host tests of scripts/lh in the background (build/logs/unit.log, lh_host.log, lh_host_monitor.log)"
+	log "host unit tests and host tests of scripts/lh in the background (build/logs/unit.log, lh_host*.log)"
 	host_tests < /dev/null &
 	host_pid=$!
 	declare -gA order=()
