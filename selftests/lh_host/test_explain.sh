@@ -9,72 +9,14 @@
 # may meet on a rig (gawk, mawk, busybox: see test_lh.sh); a flavour whose
 # tools are missing is skipped. python3 checks the JSON strictly when present.
 #
-# Usage: sh selftests/lh_tool/test_explain.sh [FLAVOUR..]
+# Usage: sh selftests/lh_host/test_explain.sh [FLAVOUR..]
 # Prints KTAP: one "ok N flavour: case" line per case, then the plan and the
 # kselftest "# Totals:" line; exit 1 if any failed.
 
 LT_DIR=$(cd "$(dirname "$0")" && pwd)
-LH=$(cd "$LT_DIR/../../scripts" && pwd)/lh
+. "$LT_DIR/host_lib.sh"
 PY=$(command -v python3 2>/dev/null)
-HOSTPATH=$PATH
 
-ntest=0
-npass=0
-nfail=0
-nskip=0
-errs=0
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/lh_explain.XXXXXX") || exit 1
-trap 'rm -rf "$TMP"' EXIT
-
-# err - record one problem of the current case
-err()
-{
-	echo "# $*"
-	errs=$((errs + 1))
-}
-
-# case_end NAME - report the current case: ok unless err was called
-case_end()
-{
-	ntest=$((ntest + 1))
-	if [ "$errs" -eq 0 ]; then
-		echo "ok $ntest $FLAVOUR: $1"
-		npass=$((npass + 1))
-	else
-		echo "not ok $ntest $FLAVOUR: $1"
-		nfail=$((nfail + 1))
-	fi
-	errs=0
-}
-
-# skip NAME WHY - report a skipped case
-skip()
-{
-	ntest=$((ntest + 1))
-	echo "ok $ntest $FLAVOUR: $1 # SKIP $2"
-	nskip=$((nskip + 1))
-}
-
-# lh ARGS.. - run lh in the current flavour; stdout to $TMP/out, stderr to
-# $TMP/err, exit status in rc
-lh()
-{
-	PATH=$FPATH $FSH "$LH" "$@" >"$TMP/out" 2>"$TMP/err"
-	rc=$?
-}
-
-# expect_rc N WHAT - err unless the last lh exited N
-expect_rc()
-{
-	[ "$rc" = "$1" ] || err "$2: exit $rc, expected $1; stderr: $(head -c 300 "$TMP/err")"
-}
-
-# expect_err TEXT WHAT - err unless the last lh's stderr contains TEXT
-expect_err()
-{
-	grep -qF -- "$1" "$TMP/err" || err "$2: stderr lacks '$1': $(head -c 300 "$TMP/err")"
-}
 
 # expect_out FILE WHAT - err unless the last lh's stdout is FILE's text
 expect_out()
@@ -237,35 +179,6 @@ case_off()
 		err "all (none), explain off: '$(cat "$TMP/out")'"
 	rm -rf "$TMP/off"
 	case_end nothing_explained_says_how_to_turn_it_on
-}
-
-# flavour NAME - set FSH and FPATH for NAME; returns 1 if its tools are missing
-flavour()
-{
-	FLAVOUR=$1
-	FSH=/bin/sh
-	FBIN=$TMP/bin-$1
-	rm -rf "$FBIN"
-	mkdir -p "$FBIN"
-	case $1 in
-	gawk | mawk)
-		command -v "$1" >/dev/null 2>&1 || return 1
-		ln -s "$(command -v "$1")" "$FBIN/awk"
-		FPATH=$FBIN:$HOSTPATH
-		;;
-	busybox)
-		BB=$(command -v busybox 2>/dev/null) || return 1
-		for a in $("$BB" --list); do
-			ln -s "$BB" "$FBIN/$a"
-		done
-		FSH="$BB sh"
-		FPATH=$FBIN
-		;;
-	*)
-		echo "unknown flavour $1" >&2
-		return 1
-		;;
-	esac
 }
 
 echo "TAP version 13"

@@ -27,77 +27,19 @@
 # if a case failed. About 30 s per flavour.
 
 LT_DIR=$(cd "$(dirname "$0")" && pwd)
-LH=$(cd "$LT_DIR/../../scripts" && pwd)/lh
+. "$LT_DIR/host_lib.sh"
 FIXTURE=$LT_DIR/fixture.awk
 PY=$(command -v python3 2>/dev/null)
 PROMTOOL=$(command -v promtool 2>/dev/null)
 GNUPLOT=$(command -v gnuplot 2>/dev/null)
-HOSTPATH=$PATH
+BUSYBOX_GNUPLOT=$GNUPLOT
 CASES="diffs restart_intervals max_record resets prometheus json_schema signals read_errors bad_input report plot many_cpus"
 
-npass=0
-nfail=0
-nskip=0
-ntest=0
-errs=0
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/lh_monitor.XXXXXX") || exit 1
-trap 'rm -rf "$TMP"' EXIT
 
 # diag TEXT - a KTAP diagnostic line
 diag()
 {
 	printf '# %s\n' "$*"
-}
-
-# err - record one problem of the current case
-err()
-{
-	diag "    $*"
-	errs=$((errs + 1))
-}
-
-# case_end NAME - report the current case: ok unless err was called
-case_end()
-{
-	ntest=$((ntest + 1))
-	if [ "$errs" -eq 0 ]; then
-		echo "ok $ntest $FLAVOUR: $1"
-		npass=$((npass + 1))
-	else
-		echo "not ok $ntest $FLAVOUR: $1"
-		nfail=$((nfail + 1))
-	fi
-	errs=0
-}
-
-# skip NAME WHY - report a skipped case
-skip()
-{
-	ntest=$((ntest + 1))
-	echo "ok $ntest $FLAVOUR: $1 # SKIP $2"
-	nskip=$((nskip + 1))
-	errs=0
-}
-
-# lh ARGS.. - run lh in the current flavour; stdout to $TMP/out, stderr to
-# $TMP/err, exit status in rc
-lh()
-{
-	PATH=$FPATH $FSH "$LH" "$@" >"$TMP/out" 2>"$TMP/err"
-	rc=$?
-}
-
-# expect_rc N WHAT - err unless the last lh exited N
-expect_rc()
-{
-	[ "$rc" = "$1" ] || err "$2: exit $rc, expected $1; stderr: $(head -c 300 "$TMP/err")"
-}
-
-# expect_err TEXT WHAT - err unless the last lh's stderr contains TEXT
-expect_err()
-{
-	grep -qF -- "$1" "$TMP/err" || err "$2: stderr lacks '$1': $(head -c 300 "$TMP/err")"
 }
 
 # tree DIR - write the tree of the spec on stdin into DIR, in place when DIR
@@ -854,36 +796,6 @@ case_many_cpus()
 }
 
 # ---------------------------------------------------------------- flavours
-
-# flavour NAME - set FSH and FPATH for NAME; returns 1 if its tools are missing
-flavour()
-{
-	FLAVOUR=$1
-	FSH=/bin/sh
-	FBIN=$TMP/bin-$1
-	rm -rf "$FBIN"
-	mkdir -p "$FBIN"
-	case $1 in
-	gawk | mawk)
-		command -v "$1" >/dev/null 2>&1 || return 1
-		ln -s "$(command -v "$1")" "$FBIN/awk"
-		FPATH=$FBIN:$HOSTPATH
-		;;
-	busybox)
-		BB=$(command -v busybox 2>/dev/null) || return 1
-		for a in $("$BB" --list); do
-			ln -s "$BB" "$FBIN/$a"
-		done
-		[ -z "$GNUPLOT" ] || ln -s "$GNUPLOT" "$FBIN/gnuplot"
-		FSH="$BB sh"
-		FPATH=$FBIN
-		;;
-	*)
-		echo "unknown flavour $1" >&2
-		return 1
-		;;
-	esac
-}
 
 FLAVOURS=${*:-gawk mawk busybox}
 echo "TAP version 13"
