@@ -80,6 +80,7 @@ for h in $LH_HISTS; do
 done
 fuzz "$LH_DIR/counters/enable" uint:1 -d -w "$LH_DIR/counters/enable"
 fuzz "$LH_DIR/counters/events" events -l 512 -d -w "$LH_DIR/counters/events"
+fuzz "$LH_DIR/explain/enable" uint:1 -d -w "$LH_DIR/explain/enable"
 lh_case_end debugfs_controls_refuse_malformed_writes_and_change_nothing
 
 lh_case_begin
@@ -93,7 +94,7 @@ for f in "$P"/*; do
 	*_pid)		fuzz "$f" uint:$PID_MAX -w "$f" ;;
 	threshold_*)	fuzz "$f" uint:$INT_MAX -w "$f" ;;
 	reset)		fuzz "$f" "names:$names" $(summaries) ;;
-	counters)	fuzz "$f" uint:1 -w "$f" ;;
+	counters | explain) fuzz "$f" uint:1 -w "$f" ;;
 	counter_events)	fuzz "$f" events -l 512 -w "$f" ;;
 	*)		lh_err "parameter ${f##*/} has no grammar here: add it" ;;
 	esac
