@@ -18,6 +18,7 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
 . "$LH_TESTDIR/sleeper_lib.sh"
 
 L=20		# loops
@@ -34,7 +35,7 @@ link=$LH_TMP/$name
 ln -s "$LH_BINDIR/rt_sleeper" "$link" || lh_bail "cannot create the link $link"
 
 lh_case_begin
-sl_enable wakeup
+lh_enable wakeup
 if ! sl_start_bin "$link" "$LH_TMP/sl" -c 1 -p $PRIO -i $PERIOD -l $L; then
 	lh_bail "rt_sleeper did not start through the link"
 fi
@@ -43,15 +44,15 @@ tid=$SL_TID
 IFS= read -r comm < "/proc/$SL_PID/task/$tid/comm"
 [ "$comm" = "$name" ] ||
 	lh_err "/proc/$SL_PID/task/$tid/comm is '$comm', not the link's name: the test set-up did not work"
-sl_filter wakeup "$tid"
-sl_reset wakeup wakeup/sharedprio
+lh_filter wakeup "$tid"
+lh_reset wakeup wakeup/sharedprio
 sl_go
 sl_wait
 lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
 lh_case_end the_sleeper_runs_with_bytes_from_0x80_up_and_control_bytes_in_its_comm
 
 lh_case_begin
-if ! sl_maxrec wakeup 1; then
+if ! hl_maxrec wakeup 1; then
 	lh_err "wakeup/max_latency-CPU1 malformed: '$MR_LINE'"
 elif [ -n "$MR_NONE" ]; then
 	lh_err "wakeup/max_latency-CPU1 is (none) after $L wakeups of tid $tid"
@@ -63,10 +64,4 @@ elif [ "$MR_VCOMM" != "$want" ]; then
 fi
 lh_case_end max_record_prints_bytes_from_0x80_up_as_they_are_and_control_bytes_as_question_marks
 
-lh_case_begin
-sl_check_invariants 0
-lh_case_end invariants_hold
-
-lh_unload_or_bail
-lh_case_dmesg_clean
-lh_finished
+hl_finish_checked 0
