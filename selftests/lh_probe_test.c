@@ -295,7 +295,7 @@ static struct task_struct *lh_pt_wakee(const char *name, bool fifo_low)
 	for (tries = 0; tries < 1000; tries++) {
 		if (task_cpu(t) == lh_pt_cpu && !task_is_running(t))
 			return t;
-		msleep(1);
+		usleep_range(1000, 2000);
 	}
 	pr_err("%s did not go to sleep on CPU %d\n", name, lh_pt_cpu);
 	kthread_stop(t);
