@@ -325,8 +325,8 @@ static int lh_parse_bit(const char *buf, bool *on)
 	return 0;
 }
 
-/* lh_counters_check - counters/enable: "0" or "1" */
-static int lh_counters_check(int unused, const struct lh_ctl_req *req)
+/* lh_bit_check - counters/enable, explain/enable: "0" or "1" */
+static int lh_bit_check(int unused, const struct lh_ctl_req *req)
 {
 	bool on;
 
@@ -346,14 +346,6 @@ static int lh_counters_show_ctl(int unused, char *buf, size_t size,
 				unsigned int flags)
 {
 	return scnprintf(buf, size, "%d\n", lh_counters_enabled());
-}
-
-/* lh_explain_check - explain/enable: "0" or "1" */
-static int lh_explain_check(int unused, const struct lh_ctl_req *req)
-{
-	bool on;
-
-	return lh_parse_bit(req->text, &on);
 }
 
 /* lh_explain_store - explain/enable: "1" starts explaining, "0" stops */
@@ -426,12 +418,12 @@ static const struct lh_control lh_controls[LH_NR_CTLS] = {
 	},
 	[LH_CTL_COUNTERS] = {
 		.name = "counters", .write_max = LH_WRITE_MAX,
-		.check = lh_counters_check, .store = lh_counters_store,
+		.check = lh_bit_check, .store = lh_counters_store,
 		.show = lh_counters_show_ctl,
 	},
 	[LH_CTL_EXPLAIN] = {
 		.name = "explain", .write_max = LH_WRITE_MAX,
-		.check = lh_explain_check, .store = lh_explain_store,
+		.check = lh_bit_check, .store = lh_explain_store,
 		.show = lh_explain_show_ctl,
 	},
 	[LH_CTL_RESET] = {
