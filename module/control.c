@@ -32,6 +32,7 @@
 #include <linux/string.h>
 #include <linux/threads.h>
 
+#include <latency_hist/clock.h>
 #include <latency_hist/control.h>
 #include <latency_hist/counters.h>
 #include <latency_hist/explain.h>
@@ -586,8 +587,8 @@ static bool lh_status_slow(enum lh_switch_id sw)
  * histogram memory held; then its row: the switch that feeds it, the
  * switches that one needs, whether its directory has the pid filter, max
  * records and counters, whether its switch makes every system call take
- * the slow path, whether it has explain-CPUx files; and last why it is
- * unavailable, if it is.
+ * the slow path, whether it has explain-CPUx files, its clock (and why
+ * that one: lh_clock_status()); and last why it is unavailable, if it is.
  *
  * Context: process context.
  */
@@ -608,6 +609,7 @@ void lh_status_show(struct seq_file *m)
 			   lh_hist_holds_pid(id), lh_hist_has(id, LH_T_MAX),
 			   !!lh_hist_types[id].window, lh_status_slow(sw),
 			   lh_hist_has(id, LH_T_EXPLAIN));
+		lh_clock_status(m, id);
 		if (lh_switch_reason[sw])
 			seq_printf(m, " reason=%s", lh_switch_reason[sw]);
 		seq_putc(m, '\n');

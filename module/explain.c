@@ -29,8 +29,9 @@
  *
  * Windows (on the CPU the sample is filed under): wakeup and
  * wakeup/sharedprio from the sched_waking to the switch-in (the waking may
- * have run on another CPU: the clock, ktime_get_mono_fast_ns(), is the
- * same on all CPUs); missed_timer_offsets from the timer's expiry, which no
+ * have run on another CPU: the clock, lh_clock_ns(), is the same on all
+ * CPUs; events read on another clock than the window, before a fall back
+ * of clock.h, are skipped); missed_timer_offsets from the timer's expiry, which no
  * event marks, to the instant the late expiry is filed.
  *
  * Rules of the probes: no allocation, no lock, notrace, preemption off
@@ -77,6 +78,7 @@
 #include <trace/events/nmi.h>
 #include <trace/events/sched.h>
 
+#include <latency_hist/clock.h>
 #include <latency_hist/compat.h>
 #include <latency_hist/explain.h>
 #include <latency_hist/hist_mem.h>
@@ -295,7 +297,7 @@ static __always_inline void lh_x_event(u8 kind, s32 id, const char *name,
 		ev = lh_x_reserve(r, &seq);
 		WRITE_ONCE(ev->seq, 0);
 		barrier();
-		ev->ns = ktime_get_mono_fast_ns();
+		ev->ns = lh_clock_ns();
 		ev->kind = kind;
 		ev->id = id;
 		if (kind == LH_XE_NMI)
@@ -385,7 +387,7 @@ static void notrace lh_x_probe_sched_switch(void *data, bool preempt,
 	preempt_disable_notrace();
 	r = this_cpu_read(lh_x_rings);
 	if (likely(r)) {
-		ns = ktime_get_mono_fast_ns();
+		ns = lh_clock_ns();
 		lh_x_task_event(r, LH_XE_SWITCH_OUT, prev, ns);
 		lh_x_task_event(r, LH_XE_SWITCH_IN, next, ns);
 	}
@@ -783,6 +785,8 @@ static void lh_x_replay(struct lh_x_ring *r, u64 start_ns, u64 end_ns,
 
 		if (READ_ONCE(ev->seq) != (u32)(n + 1))
 			continue;	/* half written, or overwritten */
+		if (lh_clock_differs(ev->ns, end_ns))
+			continue;	/* read before a fall back of the clock */
 		if (ev->ns > end_ns)
 			break;
 		if (first) {
@@ -836,7 +840,7 @@ static void lh_x_replay(struct lh_x_ring *r, u64 start_ns, u64 end_ns,
  * @id:       the histogram (LH_T_EXPLAIN in its row)
  * @cpu:      the CPU it is filed under: this CPU
  * @lat_us:   its latency
- * @start_ns: CLOCK_MONOTONIC (ktime_get_mono_fast_ns()) at its start
+ * @start_ns: lh_clock_ns() at its start
  * @end_ns:   the same clock at its end
  * @running:  the task running on this CPU at @end_ns
  *

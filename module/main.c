@@ -29,6 +29,7 @@
 #include <linux/init.h>
 #include <linux/module.h>
 
+#include <latency_hist/clock.h>
 #include <latency_hist/control.h>
 #include <latency_hist/counters.h>
 #include <latency_hist/debugfs.h>
@@ -42,6 +43,10 @@ static int __init lh_init(void)
 	int ret;
 
 	ret = lh_types_check();
+	if (ret)
+		return ret;
+
+	ret = lh_clock_init();
 	if (ret)
 		return ret;
 

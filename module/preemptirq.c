@@ -48,7 +48,9 @@
  * the traced way, and the sections that makes are measured, but not traced
  * (the emitting flag keeps tracing from recursing).
  *
- * Clock: local_clock(), consistent on one CPU, which is all a section needs.
+ * Clock: lh_clock_local_ns() (clock.h): the TSC where the kernel vouches
+ * for it, else local_clock(); consistent on one CPU, which is all a
+ * section needs. A section whose ends were read on two clocks is dropped.
  *
  * Every probe runs with interrupts or preemption off (the tracepoints fire
  * after the disable and before the enable), so the CPU cannot change under
@@ -68,6 +70,7 @@
 #include <trace/events/power.h>
 #include <trace/events/preemptirq.h>
 
+#include <latency_hist/clock.h>
 #include <latency_hist/control.h>
 #include <latency_hist/counters.h>
 #include <latency_hist/events.h>
@@ -84,7 +87,7 @@ enum lh_off {
 
 /*
  * struct lh_section - one kind of open critical section on one CPU
- * @start_ns: local_clock() when it began
+ * @start_ns: lh_clock_local_ns() when it began
  * @open:     a section is being timed
  * @mark:     the counters when it began, if counting was on
  */
@@ -141,6 +144,8 @@ static __always_inline bool lh_section_close(struct lh_section *s,
 	if (!s->open)
 		return false;
 	s->open = false;
+	if (!lh_clock_window_ok(s->start_ns, now_ns))
+		return false;
 	*lat_us = div_s64((s64)(now_ns - s->start_ns), LH_NSEC_PER_USEC);
 	lh_hist_record(lh_hist_cpu(id, cpu), *lat_us);
 	if (lh_counting())
@@ -188,7 +193,7 @@ static __always_inline void lh_went_off(enum lh_off what)
 		raw_local_irq_save(flags);
 	sc = lh_sections_enter();
 	if (sc) {
-		now_ns = local_clock();
+		now_ns = lh_clock_local_ns();
 		lh_section_open(&sc->off[what], now_ns);
 		if (sc->off[!what].open)
 			lh_section_open(&sc->both, now_ns);
@@ -225,7 +230,7 @@ static __always_inline void lh_came_on(enum lh_off what)
 			raw_local_irq_restore(flags);
 		return;
 	}
-	now_ns = local_clock();
+	now_ns = lh_clock_local_ns();
 	cpu = raw_smp_processor_id();
 	closed = lh_section_close(&sc->off[what], id, cpu, now_ns, &lat_us);
 	both_closed = lh_section_close(&sc->both, LH_HIST_PREEMPTIRQSOFF, cpu,

@@ -12,6 +12,7 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 
+#include <latency_hist/clock.h>
 #include <latency_hist/sample.h>
 
 /**
@@ -21,7 +22,7 @@
  * @timeroffset_us: the timer part of @lat_us
  * @victim:         the task that waited
  * @culprit:        the task that ran meanwhile
- * @now_ns:         CLOCK_MONOTONIC at the end of the window
+ * @now_ns:         the window's end (lh_clock_ns())
  *
  * Out of line, so that the common path does not set up (and zero-initialise)
  * an 80-byte record it does not need.
@@ -38,7 +39,7 @@ noinline void lh_sample_record_max(struct lh_hist_cpu *h, s64 lat_us,
 	rec.valid = true;
 	rec.latency_us = lat_us;
 	rec.timeroffset_us = timeroffset_us;
-	rec.timestamp_ns = now_ns;
+	rec.timestamp_ns = lh_clock_mono_ns(now_ns);
 	lh_task_info_fill(&rec.victim, victim);
 	lh_task_info_fill(&rec.culprit, culprit);
 	lh_hist_record_max(h, &rec);
@@ -52,7 +53,7 @@ noinline void lh_sample_record_max(struct lh_hist_cpu *h, s64 lat_us,
  * @timeroffset_us: the timer part of @lat_us
  * @victim:         the task that waited, alive
  * @culprit:        the copy
- * @now_ns:         CLOCK_MONOTONIC at the end of the window
+ * @now_ns:         the window's end (lh_clock_ns())
  *
  * Context: probe context, any.
  */
@@ -67,7 +68,7 @@ noinline void lh_sample_record_max_copy(struct lh_hist_cpu *h, s64 lat_us,
 	rec.valid = true;
 	rec.latency_us = lat_us;
 	rec.timeroffset_us = timeroffset_us;
-	rec.timestamp_ns = now_ns;
+	rec.timestamp_ns = lh_clock_mono_ns(now_ns);
 	lh_task_info_fill(&rec.victim, victim);
 	rec.culprit = *culprit;
 	lh_hist_record_max(h, &rec);

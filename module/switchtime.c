@@ -42,8 +42,8 @@
  * interrupts off and cleared by that CPU's syscall probes with preemption
  * off; nothing is shared, no lock is taken.
  *
- * Clock: ktime_get_mono_fast_ns(), the wakeup histograms' clock, so that the
- * sums are of one clock.
+ * Clock: lh_clock_ns() (clock.h), the wakeup histograms' clock, so that the
+ * sums are of one clock; a window whose ends were read on two is dropped.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -56,6 +56,7 @@
 #include <linux/timekeeping.h>
 #include <trace/events/syscalls.h>
 
+#include <latency_hist/clock.h>
 #include <latency_hist/control.h>
 #include <latency_hist/sample.h>
 #include <latency_hist/switchtime.h>
@@ -66,7 +67,7 @@
  * @task:        identity only, never dereferenced; NULL when none
  * @pid:         its thread id, against a reused task_struct
  * @nr_switches: its nvcsw + nivcsw at the switch-in
- * @switch_ns:   CLOCK_MONOTONIC of the switch-in
+ * @switch_ns:   lh_clock_ns() of the switch-in
  * @taw_us:      its timerandwakeup value (timer offset + wakeup latency)
  * @offset_us:   the timer part of @taw_us
  * @culprit:     the task switched out for it
@@ -93,7 +94,7 @@ static __always_inline unsigned long lh_nr_switches(struct task_struct *t)
  * lh_switchtime_start() - a wakeup filed in wakeup/ ends: note its switch-in
  * @next:      the wakee, being switched in on this CPU
  * @prev:      the task switched out for it
- * @now_ns:    CLOCK_MONOTONIC of the switch-in (the wakeup sample's end)
+ * @now_ns:    lh_clock_ns() of the switch-in (the wakeup sample's end)
  * @wakeup_us: the wakeup sample
  * @offset_us: the missed offset of the timer that woke it (0: none, or
  *             timerandwakeup off)
@@ -122,7 +123,7 @@ void notrace lh_switchtime_start(struct task_struct *next,
  */
 static noinline void notrace lh_switchtime_end(void)
 {
-	u64 now_ns = ktime_get_mono_fast_ns();
+	u64 now_ns = lh_clock_ns();
 	struct lh_switchtime_cpu *st;
 	struct task_struct *task;
 	s64 lat_us;
@@ -137,6 +138,8 @@ static noinline void notrace lh_switchtime_end(void)
 	if (st->pid != current->pid ||
 	    st->nr_switches != lh_nr_switches(current))
 		goto out;	/* switched out before its return */
+	if (!lh_clock_window_ok(st->switch_ns, now_ns))
+		goto out;
 
 	cpu = smp_processor_id();
 	lat_us = div_s64((s64)(now_ns - st->switch_ns), LH_NSEC_PER_USEC);

@@ -55,6 +55,7 @@
 #include <linux/timekeeping.h>
 #include <trace/events/timer.h>
 
+#include <latency_hist/clock.h>
 #include <latency_hist/compat.h>
 #include <latency_hist/control.h>
 #include <latency_hist/counters.h>
@@ -279,7 +280,7 @@ static void notrace lh_probe_hrtimer_expire_entry(void *data,
 	cpu = smp_processor_id();
 	if (lh_counts(task, current, cpu)) {
 		s64 lat_us = div_s64(lat_ns, LH_NSEC_PER_USEC);
-		u64 end_ns = ktime_get_mono_fast_ns();
+		u64 end_ns = lh_clock_ns();
 
 		lh_sample_record(LH_HIST_MISSED_TIMER_OFFSETS, cpu, lat_us,
 				 lat_us, task, current, end_ns);

@@ -16,10 +16,10 @@
 #define LH_NO_PID		false
 
 const struct lh_switch lh_switches[LH_NR_SWITCHES] = {
-#define LH_SWITCH(ID, sw_name, pid, sw_needs, sw_ops)			\
+#define LH_SWITCH(ID, sw_name, pid, sw_needs, sw_ops, sw_clock)		\
 	[LH_SW_##ID] = {						\
 		.name = #sw_name, .has_pid = pid, .needs = sw_needs,	\
-		.ops = sw_ops,						\
+		.ops = sw_ops, .clock = sw_clock,			\
 	},
 #include <latency_hist/type_list.h>
 };

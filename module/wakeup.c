@@ -61,9 +61,11 @@
  * (queued) arch_spin_lock(), so many wakers aimed at one CPU cannot starve
  * that CPU's switch, which holds its runqueue lock meanwhile.
  *
- * Clock: ktime_get_mono_fast_ns() (CLOCK_MONOTONIC), consistent across CPUs,
- * so a wakeup started on one CPU and ended on another is never negative or
- * inflated by per-CPU clock skew.
+ * Clock: lh_clock_ns() (clock.h): the TSC where the kernel vouches that
+ * it is synchronized across CPUs, else ktime_get_mono_fast_ns()
+ * (CLOCK_MONOTONIC); either way a wakeup started on one CPU and ended on
+ * another is never negative or inflated by per-CPU clock skew, and one
+ * whose ends were read on two clocks is dropped.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -78,6 +80,7 @@
 #include <linux/timekeeping.h>
 #include <trace/events/sched.h>
 
+#include <latency_hist/clock.h>
 #include <latency_hist/control.h>
 #include <latency_hist/counters.h>
 #include <latency_hist/explain.h>
@@ -253,7 +256,7 @@ static __always_inline void lh_wakeup_start(struct task_struct *p)
 	}
 
 	/* The clock first: less to keep in registers across the call. */
-	w.start_ns = ktime_get_mono_fast_ns();
+	w.start_ns = lh_clock_ns();
 	w.task = p;
 	w.pid = p->pid;
 	w.prio = p->prio;
@@ -397,7 +400,7 @@ static noinline void notrace lh_wakeup_switch(struct lh_wakeup_cpu *wc,
 	bool ended = false, sharedprio = false;
 	int prio = 0;
 	/* Before the lock: waiting for it is our time, not the wakee's. */
-	u64 now_ns = ktime_get_mono_fast_ns();
+	u64 now_ns = lh_clock_ns();
 
 	/* Interrupts are off: lh_wakeup_spin() is lh_wakeup_lock() here. */
 	lh_wakeup_spin(wc);
@@ -423,7 +426,8 @@ static noinline void notrace lh_wakeup_switch(struct lh_wakeup_cpu *wc,
 	}
 	arch_spin_unlock(&wc->lock);
 
-	if (ended && lh_wakeup_wanted(next->pid, prio))
+	if (ended && lh_wakeup_wanted(next->pid, prio) &&
+	    lh_clock_window_ok(start_ns, now_ns))
 		lh_wakeup_record(start_ns, timer_offset_us, sharedprio, cpu,
 				 prev, next, now_ns);
 }

@@ -19,6 +19,10 @@
  *   echo 1 > busy_gap; echo 1 > trigger	# ... while the CPU toggles preemption
  *   cat sections_done			# sections completed since load
  *   echo 70 > praecox_cancel		# arm and cancel 70 past-due sleepers
+ *   echo 1 > mark_tsc_unstable; echo 1 > trigger	# x86: the kernel is told,
+ *					# halfway through the first section, that
+ *					# the TSC is unstable (latency_hist's
+ *					# clock falls back with sections open)
  *
  * Loading with trigger=1 also runs the sections once, from module init; if
  * that run fails, the load fails with its error.
@@ -77,6 +81,10 @@
 #include <linux/sysfs.h>
 #include <linux/timekeeping.h>
 
+#ifdef CONFIG_X86_TSC
+#include <asm/tsc.h>
+#endif
+
 #include <latency_hist/compat.h>
 
 #define LH_MAX_DELAY_US		100000	/* 100 ms: longest section we spin */
@@ -120,6 +128,7 @@ static int lh_cpu;
 static enum lh_mode lh_mode = LH_MODE_IRQ;
 static bool lh_nested;
 static bool lh_busy_gap;
+static bool lh_mark_tsc;
 static struct lh_uint_param lh_delay_us = {
 	.val = 100, .min = 1, .max = LH_MAX_DELAY_US,
 };
@@ -158,6 +167,7 @@ struct lh_run {
 	enum lh_mode mode;
 	bool nested;
 	bool busy_gap;
+	bool mark_tsc;		/* the first section marks the TSC unstable */
 	u64 delay_ns;
 	unsigned int count;
 	unsigned int gap_us;
@@ -215,11 +225,19 @@ static void lh_enable(enum lh_mode mode, unsigned long flags)
 		preempt_enable();
 }
 
+/* lh_mark_tsc_unstable - tell the kernel the TSC is unstable (x86 only) */
+static void lh_mark_tsc_unstable(void)
+{
+#ifdef CONFIG_X86_TSC
+	mark_tsc_unstable("lh_load_test mark_tsc_unstable=1");
+#endif
+}
+
 /* lh_section - hold the CPU with preemption and/or interrupts off once */
 static int lh_section(const struct lh_run *run)
 {
 	unsigned long flags, inner_flags;
-	u64 first_ns = run->nested ? run->delay_ns / 2 : 0;
+	u64 first_ns = run->nested || run->mark_tsc ? run->delay_ns / 2 : 0;
 	int ret;
 
 	flags = lh_disable(run->mode);
@@ -228,6 +246,8 @@ static int lh_section(const struct lh_run *run)
 		inner_flags = lh_disable(run->mode);
 		lh_enable(run->mode, inner_flags);
 	}
+	if (!ret && run->mark_tsc)
+		lh_mark_tsc_unstable();
 	if (!ret)
 		ret = lh_spin_ns(run->delay_ns - first_ns);
 	lh_enable(run->mode, flags);
@@ -300,6 +320,7 @@ static int lh_load_thread(void *data)
 			continue;
 		}
 		run->err = lh_section(run);
+		run->mark_tsc = false;
 		if (run->err)
 			break;
 		run->nr_done++;
@@ -331,6 +352,7 @@ static int lh_run(void)
 		.mode = lh_mode,
 		.nested = lh_nested,
 		.busy_gap = lh_busy_gap,
+		.mark_tsc = lh_mark_tsc,
 		.delay_ns = (u64)lh_delay_us.val * NSEC_PER_USEC,
 		.count = lh_count.val,
 		.gap_us = lh_gap_us.val,
@@ -339,6 +361,19 @@ static int lh_run(void)
 	struct task_struct *task;
 	int ret;
 
+#ifndef CONFIG_X86_TSC
+	if (run.mark_tsc) {
+		pr_err("mark_tsc_unstable: no TSC on this architecture\n");
+		return -EOPNOTSUPP;
+	}
+#endif
+	if (run.mark_tsc && (run.mode == LH_MODE_HARDIRQ ||
+			     IS_ENABLED(CONFIG_PREEMPT_RT))) {
+		/* it takes the clocksource watchdog's (sleeping on RT) lock */
+		pr_err("mark_tsc_unstable: not in hardirq mode nor on PREEMPT_RT\n");
+		return -EINVAL;
+	}
+	lh_mark_tsc = false;	/* once */
 	/* The CPU was online when cpu= was written; it may not be now. */
 	if (!cpu_online(run.cpu)) {
 		pr_err("cpu %d is offline\n", run.cpu);
@@ -575,6 +610,8 @@ module_param_cb(mode, &lh_mode_param_ops, NULL, 0644);
 MODULE_PARM_DESC(mode, "What a section disables: preempt, irq or preemptirq; or hardirq: a timer interrupt (irq default)");
 module_param_named(nested, lh_nested, bool, 0644);
 MODULE_PARM_DESC(nested, "Disable once more halfway through each section (0 default)");
+module_param_named(mark_tsc_unstable, lh_mark_tsc, bool, 0644);
+MODULE_PARM_DESC(mark_tsc_unstable, "x86, not PREEMPT_RT: the next run's first section marks the TSC unstable halfway through (0 default)");
 module_param_named(busy_gap, lh_busy_gap, bool, 0644);
 MODULE_PARM_DESC(busy_gap, "hardirq mode: toggle preemption in a loop until each interrupt, instead of sleeping (0 default)");
 module_param_cb(delay_us, &lh_uint_param_ops, &lh_delay_us, 0644);

@@ -158,9 +158,12 @@ awk -v names="$LH_HISTS" '
 		    $7 !~ /^pid=[01]$/ || $8 !~ /^max=[01]$/ || $9 !~ /^counters=[01]$/ ||
 		    $10 !~ /^syscall_slow_path=[01]$/ || $11 !~ /^explain=[01]$/)
 			print $1 ": fields 5-11 are not switch= needs= pid= max= counters= syscall_slow_path= explain=: " $0
-		if ($2 == "available=1" && NF != 11)
-			print $1 ": available=1 line must have exactly 11 fields"
-		if ($2 == "available=0" && $12 !~ /^reason=./)
+		if ($12 !~ /^clock=(timer_base|(timer_base\+)?(tsc|mono_fast|local_clock))$/ ||
+		    $13 !~ /^clock_why=[a-z_+]+$/ || $14 !~ /^clock_drops=[0-9]+$/)
+			print $1 ": fields 12-14 are not clock= clock_why= clock_drops=: " $0
+		if ($2 == "available=1" && NF != 14)
+			print $1 ": available=1 line must have exactly 14 fields"
+		if ($2 == "available=0" && $15 !~ /^reason=./)
 			print $1 ": available=0 without a reason"
 	}
 	END { if (NR != n) print "status has " NR " lines, expected " n }

@@ -114,4 +114,46 @@ static inline void lh_hrtimer_setup(struct hrtimer *timer,
 #define LH_HAVE_X86_IRQ_VECTORS	1
 #endif
 
+/*
+ * A cycle counter the module may read and scale itself
+ * (include/latency_hist/clock.h): the x86 TSC on 64-bit kernels, where
+ * rdtsc(), tsc_khz and check_tsc_unstable() exist on every kernel from 6.1
+ * on. Other architectures use the kernel's clocks (arm64's counter needs
+ * the kernel's erratum workarounds, which are not exported inline).
+ */
+#if defined(CONFIG_X86_64) && defined(CONFIG_X86_TSC)
+#define LH_HAVE_TSC_CLOCK	1
+#endif
+
+/*
+ * Is the kernel's timekeeping reading the TSC right now? Then CLOCK_MONOTONIC
+ * itself is the TSC of whichever CPU reads it, scaled by one mult/shift:
+ * the kernel trusts it across CPUs. ktime_get_snapshot() names the
+ * clocksource from 6.2 on; 7.3 spells it ktime_get_snapshot_id(); 6.1 has
+ * no id for the TSC (there the CPU flags alone decide).
+ */
+#if defined(LH_HAVE_KTIME_GET_SNAPSHOT_TSC) || \
+	defined(LH_HAVE_KTIME_GET_SNAPSHOT_ID_TSC)
+#include <linux/clocksource_ids.h>
+#include <linux/time.h>
+#include <linux/timekeeping.h>
+
+static inline bool lh_clocksource_is_tsc(void)
+{
+	struct system_time_snapshot snap;
+
+#ifdef LH_HAVE_KTIME_GET_SNAPSHOT_TSC
+	ktime_get_snapshot(&snap);
+#else
+	ktime_get_snapshot_id(CLOCK_MONOTONIC, &snap);
+#endif
+	return snap.cs_id == CSID_X86_TSC;
+}
+#else
+static inline bool lh_clocksource_is_tsc(void)
+{
+	return false;
+}
+#endif
+
 #endif /* LH_COMPAT_H */

@@ -49,7 +49,7 @@ static __always_inline void lh_task_info_fill(struct lh_task_info *info,
  * @timeroffset_us: the timer part of @lat_us (0 for wakeup)
  * @victim:         the task that waited
  * @culprit:        the task that ran meanwhile
- * @now_ns:         CLOCK_MONOTONIC at the end of the window
+ * @now_ns:         the window's end (lh_clock_ns())
  *
  * Inline in the probes (a call would cost a sixth of the wakeup path, see
  * Documentation/performance.rst); the rare new maximum is out of line.
@@ -80,7 +80,7 @@ static __always_inline void lh_sample_record(enum lh_hist_id id, int cpu,
  * @timeroffset_us: the timer part of @lat_us
  * @victim:         the task that waited, alive
  * @culprit:        the copy
- * @now_ns:         CLOCK_MONOTONIC at the end of the window
+ * @now_ns:         the window's end (lh_clock_ns())
  *
  * Context: probe context, any.
  */

@@ -6,7 +6,7 @@
  * a macro left undefined expands its rows to nothing, and both are
  * undefined again at the end.
  *
- * LH_SWITCH(ID, name, pid, needs, ops) - an enable switch:
+ * LH_SWITCH(ID, name, pid, needs, ops, clock) - an enable switch:
  *   ID     LH_SW_<ID>
  *   name   the file in enable/ (parameter enable_<name>)
  *   pid    LH_PID: a <name>/pid filter (parameter <name>_pid); LH_NO_PID
@@ -14,6 +14,10 @@
  *          and whose disable turns it off; 0 for none
  *   ops    the probe set it hooks (struct lh_switch_ops), or NULL for a
  *          flag that the probes of its needs read
+ *   clock  what its windows are timed on (enum lh_clock_kind, clock.h):
+ *          LH_CLK_LOCAL, both ends on one CPU; LH_CLK_CROSS, the ends
+ *          may be on two CPUs; LH_CLK_TIMER, the timer base's clock;
+ *          LH_CLK_TIMER_CROSS, a timer part plus a cross-CPU part
  *
  * LH_HIST(ID, name, param, parent, sw, flags, window) - a histogram:
  *   ID      LH_HIST_<ID>
@@ -37,16 +41,19 @@
 #define LH_HIST(...)
 #endif
 
-LH_SWITCH(PREEMPTIRQSOFF, preemptirqsoff, LH_NO_PID, 0, &lh_preemptirq_ops)
-LH_SWITCH(WAKEUP, wakeup, LH_PID, 0, &lh_wakeup_ops)
+LH_SWITCH(PREEMPTIRQSOFF, preemptirqsoff, LH_NO_PID, 0, &lh_preemptirq_ops,
+	  LH_CLK_LOCAL)
+LH_SWITCH(WAKEUP, wakeup, LH_PID, 0, &lh_wakeup_ops, LH_CLK_CROSS)
 LH_SWITCH(MISSED_TIMER_OFFSETS, missed_timer_offsets, LH_PID, 0,
-	  &lh_timer_ops)
+	  &lh_timer_ops, LH_CLK_TIMER)
 LH_SWITCH(TIMERANDWAKEUP, timerandwakeup, LH_NO_PID,
-	  LH_NEED(WAKEUP) | LH_NEED(MISSED_TIMER_OFFSETS), NULL)
+	  LH_NEED(WAKEUP) | LH_NEED(MISSED_TIMER_OFFSETS), NULL,
+	  LH_CLK_TIMER_CROSS)
 LH_SWITCH(SWITCHTIME, switchtime, LH_NO_PID, LH_NEED(WAKEUP),
-	  &lh_switchtime_ops)
+	  &lh_switchtime_ops, LH_CLK_CROSS)
 LH_SWITCH(TIMERWAKEUPSWITCH, timerwakeupswitch, LH_NO_PID,
-	  LH_NEED(TIMERANDWAKEUP) | LH_NEED(SWITCHTIME), NULL)
+	  LH_NEED(TIMERANDWAKEUP) | LH_NEED(SWITCHTIME), NULL,
+	  LH_CLK_TIMER_CROSS)
 
 LH_HIST(IRQSOFF, "irqsoff", irqsoff, ROOT, PREEMPTIRQSOFF, 0,
 	LH_WINDOW_SECTION)

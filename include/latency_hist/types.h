@@ -55,6 +55,14 @@ enum lh_hist_id {
 
 #define LH_NEED(ID)	BIT(LH_SW_##ID)
 
+/* What a switch's windows are timed on (the clock column; clock.h). */
+enum lh_clock_kind {
+	LH_CLK_LOCAL,		/* both ends on one CPU */
+	LH_CLK_CROSS,		/* the ends may be read on two CPUs */
+	LH_CLK_TIMER,		/* the timer base's clock: expiry to now */
+	LH_CLK_TIMER_CROSS,	/* a timer part plus a cross-CPU part */
+};
+
 /* struct lh_hist_type - one LH_HIST row */
 struct lh_hist_type {
 	const char *name;		/* its directory: kbasename(name) */
@@ -71,6 +79,7 @@ struct lh_switch {
 	bool has_pid;
 	unsigned long needs;		/* BIT(sw) of each switch it needs */
 	const struct lh_switch_ops *ops;
+	enum lh_clock_kind clock;
 };
 
 extern const struct lh_hist_type lh_hist_types[LH_NR_HISTS];

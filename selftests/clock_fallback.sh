@@ -1,0 +1,92 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2119,SC2015 # lh_load_or_bail takes optional parameters; A && B || C reports
+#
+# clock_fallback.sh - the TSC clock of the probes falls back when the kernel
+# marks the TSC unstable, and no window read on two clocks is filed
+#
+# Proves (Documentation/latency_hist.rst, "Clocks"), where status says
+# clock=tsc (an x86 kernel that vouches for its TSC: constant_tsc and
+# nonstop_tsc, or tsc=reliable on the command line) and the preemptirq
+# tracepoints exist, on a kernel without PREEMPT_RT:
+#  - lh_load_test holds preemption off on CPU 1 for N us and, halfway
+#    through, tells the kernel the TSC is unstable (mark_tsc_unstable()):
+#    that section, open across the fall back, is not filed in preemptoff/
+#    (no sample >= N/2 us there), status then says clock=local_clock
+#    (irqsoff) and clock=mono_fast (wakeup) with
+#    clock_why=tsc_marked_unstable_since_load, and clock_drops counts at
+#    least that section;
+#  - the next sections of N us, read on the kernel's clocks, are filed with
+#    their length (a sample >= N us).
+# Run last: the boot's TSC stays unstable afterwards. Elsewhere it skips,
+# saying why (the matrix's default boots do not vouch for the TSC; a boot
+# with tsc=reliable does).
+
+LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
+. "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
+. "$LH_TESTDIR/inject_lib.sh"
+
+N=20000		# us: a section, far above what emulation adds
+
+lh_setup
+lh_need_cpu1
+lh_load_or_bail
+lh_status_get irqsoff clock
+clock=$LH_FIELD
+lh_status_get irqsoff clock_why
+why=$LH_FIELD
+if ! lh_available irqsoff; then
+	lh_unload_or_bail
+	lh_skip_all "no preemptirq tracepoints in this kernel"
+fi
+if [ "$clock" != tsc ]; then
+	lh_unload_or_bail
+	lh_skip_all "the probes read clock=$clock here ($why), not the TSC: nothing to fall back from"
+fi
+if grep -q PREEMPT_RT /proc/version 2>/dev/null; then
+	lh_unload_or_bail
+	lh_skip_all "PREEMPT_RT: mark_tsc_unstable() cannot be called in a preempt-off section there"
+fi
+lt_load cpu=1 mode=preempt delay_us=$N count=1 ||
+	lh_skip_all "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
+lh_plan 3
+
+lh_case_begin
+drops0=$(lh_status_field irqsoff clock_drops)
+lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 1
+lh_expect_write_ok "$LT_PARAMS/mark_tsc_unstable" 1
+lt_trigger || lh_err "lh_load_test trigger failed"
+lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 0
+late=$(hl_at_least preemptoff 1 $((N / 2)))
+drops=$(lh_status_field irqsoff clock_drops)
+lh_diag "preemptoff/CPU1: $late samples >= $((N / 2)) us, max $(hl_max preemptoff 1); clock_drops $drops0 -> $drops"
+[ "$late" -eq 0 ] ||
+	lh_err "the section open across the fall back was filed ($late samples >= $((N / 2)) us)"
+[ "$drops" -gt "$drops0" ] ||
+	lh_err "clock_drops did not grow: $drops0 -> $drops"
+for pair in irqsoff:local_clock wakeup:mono_fast; do
+	h=${pair%%:*}
+	want=${pair#*:}
+	got=$(lh_status_field "$h" clock)
+	[ "$got" = "$want" ] || lh_err "$h: clock=$got after the fall back, expected $want"
+done
+got=$(lh_status_field irqsoff clock_why)
+[ "$got" = tsc_marked_unstable_since_load ] ||
+	lh_err "clock_why=$got after the fall back"
+lh_case_end section_open_across_the_fall_back_is_dropped
+
+lh_case_begin
+lh_reset preemptoff
+lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 1
+lt_trigger || lh_err "lh_load_test trigger failed"
+lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 0
+n=$(hl_at_least preemptoff 1 $N)
+lh_diag "after the fall back: preemptoff/CPU1 $n samples >= $N us, max $(hl_max preemptoff 1)"
+[ "$n" -ge 1 ] || lh_err "a $N us section on the kernel's clock was not filed with its length"
+lh_case_end sections_after_the_fall_back_are_filed
+
+lt_unload
+lh_unload_or_bail
+lh_case_dmesg_clean
+lh_finished
