@@ -15,7 +15,8 @@
 #   LH_MODULE     latency_hist.ko                      [required]
 #   LH_BENCH_DIR  directory of rt_pingpong and the bench modules [this dir]
 #   ROUNDS [3]  PP_LOOPS [5000]  PERF_LOOPS [5000]  HB_LOOPS [100]  SYS_LOOPS [20000]
-#   MICRO_CALLS [1000000]  CONFIGS [every one this kernel supports]
+#   MICRO_CALLS [1000000]  CONFIGS [every one this kernel supports; a name
+#   with _k appended (taw_k) loads the module with clock=kernel]
 #
 # Lines: RESULT round=R config=C workload=W value=V unit=U
 #        MICRO config=C scenario=S ns_per_round=X ns_per_call=Y
@@ -43,10 +44,10 @@ have_tp() {
 	[ -d "$TR/events/$1" ]
 }
 
-# lh_on - load latency_hist and turn on the given switches
+# lh_on - load latency_hist (with $LH_ARGS) and turn on the given switches
 lh_on() {
 	local sw
-	insmod "$LH_MODULE" || return 1
+	insmod "$LH_MODULE" $LH_ARGS || return 1
 	for sw in "$@"; do
 		echo 1 > "$LH/enable/$sw" || return 1
 	done
@@ -85,12 +86,51 @@ histtrig_set() {
 	fi
 }
 
+# The BPF peer: what many would run instead, a per-CPU histogram of RT
+# wakeup latency from sched_waking to sched_switch (Debian's bpftrace).
+BPF_PROG='tracepoint:sched:sched_waking /args->prio < 100/ { @start[args->pid] = nsecs; }
+tracepoint:sched:sched_switch /@start[args->next_pid]/ {
+	@usecs[cpu] = hist((nsecs - @start[args->next_pid]) / 1000);
+	delete(@start[args->next_pid]);
+}'
+BPF_OUT=/tmp/lh-bench-bpftrace.out
+BPF_PID=
+
+# bpf_set - the bpftrace peer on (1: started, and attached) or off (0)
+bpf_set() {
+	local i
+	if [ "$1" = 1 ]; then
+		command -v bpftrace > /dev/null || { echo "SKIP config=bpf: no bpftrace" >&2; return 1; }
+		bpftrace -e "$BPF_PROG" > "$BPF_OUT" 2>&1 &
+		BPF_PID=$!
+		for i in $(seq 1 600); do
+			grep -q '^Attaching' "$BPF_OUT" && break
+			kill -0 "$BPF_PID" 2> /dev/null || break
+			sleep 0.5
+		done
+		sleep 2		# "Attaching" comes before the attach itself
+		kill -0 "$BPF_PID" 2> /dev/null && grep -q '^Attaching' "$BPF_OUT" && return 0
+		echo "INFO config=bpf: bpftrace did not attach: $(tr '\n' ' ' < "$BPF_OUT" | cut -c1-300)"
+		return 1
+	fi
+	[ -n "$BPF_PID" ] || return 0
+	kill -INT "$BPF_PID" 2> /dev/null
+	wait "$BPF_PID"
+	BPF_PID=
+	grep -q '^@usecs\[' "$BPF_OUT" || { echo "INFO config=bpf: no histogram printed"; return 1; }
+}
+
 SCHED_EVENTS="sched/sched_switch sched/sched_waking sched/sched_wakeup"
 PIRQ_EVENTS="preemptirq/irq_disable preemptirq/irq_enable preemptirq/preempt_disable preemptirq/preempt_enable"
 
-# config_set - set up (1) or tear down (0) one configuration
+# config_set - set up (1) or tear down (0) one configuration; C_k is C
+# with the module loaded with clock=kernel (the kernel's clocks, no TSC)
 config_set() {
 	local on=$1 c=$2
+	LH_ARGS=
+	case $c in
+	*_k) LH_ARGS=clock=kernel; c=${c%_k} ;;
+	esac
 	case $c in
 	unloaded) return 0 ;;
 	loaded)   if [ "$on" = 1 ]; then lh_on; else lh_off; fi ;;
@@ -107,6 +147,7 @@ config_set() {
 	pirq)     if [ "$on" = 1 ]; then lh_on preemptirqsoff; else lh_off; fi ;;
 	all)      if [ "$on" = 1 ]; then lh_on $ALL_SW; else lh_off; fi ;;
 	histtrig) histtrig_set "$on" ;;
+	bpf)      bpf_set "$on" ;;
 	events)   events_set "$on" $SCHED_EVENTS ;;
 	events_pirq) events_set "$on" $PIRQ_EVENTS ;;
 	*) echo "unknown config $c" >&2; return 1 ;;
@@ -249,6 +290,13 @@ mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 echo "INFO kernel=$(uname -r) cpus=$ncpus rounds=$ROUNDS pp_loops=$PP_LOOPS perf_loops=$PERF_LOOPS hb_loops=$HB_LOOPS"
 pick_configs
 echo "INFO configs=$CONFIGS"
+# which clock the module reads here, and the TSC flags it decides by
+if insmod "$LH_MODULE"; then
+	echo "INFO clock $(grep -o 'clock=[^ ]* clock_why=[^ ]*' "$LH/status" | sort -u | tr '\n' ' ')" \
+		"tsc_flags=$(grep -m1 '^flags' /proc/cpuinfo | grep -ow 'tsc\|constant_tsc\|nonstop_tsc\|tsc_reliable\|tsc_known_freq' | tr '\n' ,)" \
+		"clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+	rmmod latency_hist
+fi
 case ${1:-run} in
 run)
 	run_rounds

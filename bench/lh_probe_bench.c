@@ -29,7 +29,9 @@
  *   softirq      softirq_entry and softirq_exit (2 calls; idem)
  *   c_*          building blocks of the probes, for comparison: one
  *                ktime_get_mono_fast_ns(), one local_clock(), one
- *                raw_spin_lock_irqsave()/unlock_irqrestore() pair
+ *                raw_spin_lock_irqsave()/unlock_irqrestore() pair, one
+ *                lh_clock_ns() reading the TSC (c_tsc: x86 with a TSC
+ *                rate, whether or not latency_hist would take it)
  *
  * The woken task is a kthread of this module that never runs before unload
  * (SCHED_FIFO 50, so latency_hist follows it); the calls are made on its CPU
@@ -48,6 +50,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/clocksource.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
@@ -66,6 +69,7 @@
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
 
+#include <latency_hist/clock.h>
 #include <latency_hist/compat.h>
 
 #include "lh_bench_tp.h"
@@ -76,6 +80,9 @@
 static unsigned int calls = 1000000;
 module_param(calls, uint, 0444);
 MODULE_PARM_DESC(calls, "probe calls per scenario (at least; default 1000000)");
+
+/* This module's own copy of latency_hist's clock, for the c_tsc scenario. */
+struct lh_clock lh_clock;
 
 typedef void (*lh_task_fn)(void *data, struct task_struct *p);
 typedef void (*lh_switch_fn)(void *data, bool preempt,
@@ -263,6 +270,12 @@ static void lh_bench_local_clock_round(struct lh_bench *b)
 	b->sink_ns += local_clock();
 }
 
+/* lh_bench_tsc_round - latency_hist's clock helper reading the TSC */
+static void lh_bench_tsc_round(struct lh_bench *b)
+{
+	b->sink_ns += lh_clock_ns();
+}
+
 /* lh_bench_lock_round - a raw spinlock taken and released, irqsave */
 static void lh_bench_lock_round(struct lh_bench *b)
 {
@@ -316,6 +329,7 @@ static const struct lh_bench_scenario lh_bench_scenarios[] = {
 	{ "c_mono_fast", lh_bench_mono_fast_round, 1, 0 },
 	{ "c_local_clock", lh_bench_local_clock_round, 1, 0 },
 	{ "c_raw_lock", lh_bench_lock_round, 1, 0 },
+	{ "c_tsc", lh_bench_tsc_round, 1, 0 },
 };
 
 /* lh_bench_has_tps - does this kernel have every tracepoint a scenario calls? */
@@ -394,10 +408,19 @@ static int __init lh_bench_init(void)
 	set_cpus_allowed_ptr(current, cpumask_of(cpu));
 	pr_info("start cpu=%d calls=%u\n", cpu, calls);
 
+#ifdef LH_HAVE_TSC_CLOCK
+	if (tsc_khz) {
+		clocks_calc_mult_shift(&lh_clock.mult, &lh_clock.shift, tsc_khz,
+				       NSEC_PER_MSEC, 3600);
+		lh_clock.cycles = true;
+	}
+#endif
 	for (i = 0; i < ARRAY_SIZE(lh_bench_scenarios); i++) {
 		const struct lh_bench_scenario *s = &lh_bench_scenarios[i];
 
-		if (lh_bench_has_tps(b, s))
+		if (s->round == lh_bench_tsc_round && !lh_clock.cycles)
+			pr_info("scenario=%s skipped: no TSC rate\n", s->name);
+		else if (lh_bench_has_tps(b, s))
 			lh_bench_run(b, s, cpu);
 		else
 			pr_info("scenario=%s skipped: tracepoint missing\n",

@@ -24,6 +24,7 @@
 #   --quick            tiny sizes, one round: checks that everything runs (about 1/10 of the time)
 #   --micro-only       run only the probe microbenchmark in each boot
 #   --out DIR          results (default build/bench); the report is DIR/report.md
+#   --append STR       extra guest kernel command line (e.g. tsc=reliable: the TSC clock of the module)
 # Environment passed to the guest: PP_LOOPS PERF_LOOPS HB_LOOPS SYS_LOOPS MICRO_CALLS CONFIGS.
 # Exit status: 0 if every boot ran to the end with a clean dmesg, 1 otherwise.
 
@@ -38,6 +39,7 @@ smp_mem=0
 rounds=3
 quick=0
 mode=run
+append=()
 out=$(dirname "$LH_LOGS")/bench
 
 # usage - print the header of this script
@@ -53,6 +55,7 @@ while [ $# -gt 0 ]; do
 	--quick) quick=1; shift ;;
 	--micro-only) mode=micro; shift ;;
 	--out) out=$2; shift 2 ;;
+	--append) append+=(--append "$2"); shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -112,7 +115,7 @@ for k in $kernels; do
 	log "== $k ($LH_KREL): benchmark boot (-icount)"
 	guest_env "$src"
 	if ! "$LH_SCRIPTS/vm-run.sh" --icount --quiet --timeout 3000 --log-dir "$out" --name "$LH_KREL" \
-		--cwd "$src/bench" "${genv[@]}" "$k" -- bash ./guest-bench.sh "$mode"; then
+		"${append[@]}" --cwd "$src/bench" "${genv[@]}" "$k" -- bash ./guest-bench.sh "$mode"; then
 		log "$k: the benchmark boot failed (see $out/$LH_KREL.log)"
 		rc=1
 	fi
@@ -124,7 +127,7 @@ if [ "$smp_mem" -gt 0 ] && [ -n "$first_src" ]; then
 	name=$(basename "$(dirname "$first_src")")-smp$smp_mem
 	guest_env "$first_src"
 	if ! "$LH_SCRIPTS/vm-run.sh" --icount --quiet --smp "$smp_mem" --mem 4096 --timeout 3000 \
-		--log-dir "$out" --name "$name" --cwd "$first_src/bench" "${genv[@]}" \
+		"${append[@]}" --log-dir "$out" --name "$name" --cwd "$first_src/bench" "${genv[@]}" \
 		"$first_k" -- bash ./guest-bench.sh mem; then
 		log "the $smp_mem-vCPU boot failed (see $out/$name.log)"
 		rc=1
