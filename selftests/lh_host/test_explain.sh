@@ -178,6 +178,39 @@ case_malformed()
 	case_end malformed_records_exit_2
 }
 
+# case_section - a critical section's record (a real one: 6.12-preempt, a
+# natural 114 ms preempt-off section of ksoftirqd running RCU) tells how
+# long the section held the CPU and who held it
+case_section()
+{
+	cp -r "$TMP/t" "$TMP/sec"
+	echo "preemptoff available=1 enabled=1 bytes=164560 switch=preemptirqsoff needs=- pid=0 max=0 counters=1 syscall_slow_path=0 explain=1" >>"$TMP/sec/status"
+	mkdir "$TMP/sec/preemptoff"
+	echo "(none)" >"$TMP/sec/preemptoff/explain-CPU0"
+	cat >"$TMP/sec/preemptoff/explain-CPU1" <<'EOF'
+hardirq 306007 2
+softirq 113871343 2
+nmi 0 0
+thread 28257 1
+other 0 0
+window 114205607
+  vector 253 reschedule 1 5168
+  vector 236 local_timer 1 300839
+    timer tick_nohz_handler 1 182432
+  softirq 7 SCHED 1 64316
+  softirq 9 RCU 1 113807027
+  thread 23 -21 ksoftirqd/1 28257
+EOF
+	LH_ROOT=$TMP/sec lh explain preemptoff
+	expect_rc 0 "lh explain preemptoff"
+	cat >"$TMP/want" <<'EOF'
+preemptoff on CPU1: preemption was off for 114205.6 us: 113871.3 us in softirqs (1 x SCHED 64.3 us, 1 x RCU 113807.0 us); 306.0 us in hard IRQs (1 x reschedule 5.2 us, 1 x local_timer 300.8 us (of it 1 x timer tick_nohz_handler 182.4 us)); 28.3 us in the task that held it (ksoftirqd/1 (pid 23, prio -21) 28.3 us).
+EOF
+	expect_out "$TMP/want" "lh explain preemptoff"
+	rm -rf "$TMP/sec"
+	case_end critical_section_tells_who_held_it
+}
+
 # case_off - nothing explained and explain off: say how to turn it on
 case_off()
 {
@@ -207,6 +240,7 @@ for f in ${*:-gawk mawk busybox}; do
 	case_cpu_type
 	case_json
 	case_malformed
+	case_section
 	case_off
 done
 
