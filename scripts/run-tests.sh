@@ -17,6 +17,8 @@
 #   --full-debug    lift the restrictions marked unless=full-debug: every selftest on 7.3-rt-debug
 #                   (about two hours there)
 #   --all-tests     lift the restrictions marked unless=all-tests: the format tests on every kernel
+#                   (a line marked unless=named is lifted for a kernel --kernels names: every
+#                   selftest on the arm64 kernels of `--kernels "6.12-arm64 6.12-rt-arm64"`)
 #   --timeout S     per-kernel VM timeout (default: the matrix's timeout=, $LH_VM_TIMEOUT or 1200)
 #   --jobs N        guests at a time (default $LH_GUESTS or 2)
 #   --no-icount     ignore the matrix's icount=1 (the 6.1 kernels hang under -icount)
@@ -305,10 +307,20 @@ select_tests() {
 	skip=$(lh_matrix_get "$suite" "$k" skip)
 	unless=$(lh_matrix_get "$suite" "$k" unless)
 	[ -n "$only$skip" ] || return 0
-	if [ -n "$unless" ] && [[ " $lifted " == *" $unless "* ]]; then
-		sel_note=" (--$unless: every selftest)"
-		return 0
-	fi
+	for t in ${unless//,/ }; do
+		if [ "$t" = named ] && [[ " $named " == *" $k "* ]]; then
+			sel_note=" (named by --kernels: every selftest)"
+			return 0
+		fi
+		if [[ " $lifted " == *" $t "* ]]; then
+			sel_note=" (--$t: every selftest)"
+			return 0
+		fi
+	done
+	unless=${unless//named/}
+	unless=${unless#,}
+	unless=${unless%,}
+	unless=${unless//,/ or --}
 	set=${only:-$skip}
 	lh_matrix_set "$set" > /dev/null || die "scripts/matrix.conf: kernel $k names the unknown set $set"
 	why=$(lh_matrix_why "$set")
@@ -589,12 +601,12 @@ run_jobs() {
 # main - parse options, prepare the host, test every kernel, print the summary
 main() {
 	local kernels="" k t0 boot_before i
-	suite=test quick=0 timeout="" jobs=${LH_GUESTS:-2} no_icount=0 lifted=""
+	suite=test quick=0 timeout="" jobs=${LH_GUESTS:-2} no_icount=0 lifted="" named=""
 	dkms_ok=0 dkms_failed=0
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--kernels) kernels=$2; shift 2 ;;
-		--kernels=*) kernels=${1#--kernels=}; shift ;;
+		--kernels) kernels=$2 named=$2; shift 2 ;;
+		--kernels=*) kernels=${1#--kernels=} named=$kernels; shift ;;
 		--suite) suite=$2; shift 2 ;;
 		--quick) quick=1; shift ;;
 		--full-debug) lifted="$lifted full-debug"; shift ;;
