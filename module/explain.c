@@ -6,7 +6,8 @@
  * CPU appends compact timestamped events to a ring of its own: hard
  * interrupt entry and exit (device IRQs with their handler's name and, on
  * x86, the system vectors: local timer, reschedule, call function, irq
- * work, ...), softirq entry and exit, NMI handlers with their duration, and
+ * work, ...), softirq entry and exit, hrtimer callbacks (entry and exit,
+ * with the callback's address), NMI handlers with their duration, and
  * context switches with the pid, priority and comm of both tasks copied.
  * Only when a sample of a type with LH_T_EXPLAIN in its row becomes its
  * CPU's maximum (rare, out of line) is the window of that sample replayed
@@ -14,6 +15,9 @@
  *
  *   hardirq  per IRQ number or vector: count and time, with the name
  *   softirq  per vector
+ *            and, nested under each IRQ, vector or softirq, the hrtimer
+ *            callbacks that ran in it (a part of its time, named with
+ *            %ps when the file is read: the ring holds only the address)
  *   nmi      NMI handlers
  *   thread   each task that ran: pid, priority, comm, time (the top
  *            LH_X_TOP_TASKS, the rest summed)
@@ -31,8 +35,10 @@
  * wakeup/sharedprio from the sched_waking to the switch-in (the waking may
  * have run on another CPU: the clock, lh_clock_ns(), is the same on all
  * CPUs; events read on another clock than the window, before a fall back
- * of clock.h, are skipped); missed_timer_offsets from the timer's expiry, which no
- * event marks, to the instant the late expiry is filed.
+ * of clock.h, are skipped); missed_timer_offsets from the timer's expiry,
+ * which no event marks, to the instant the late expiry is filed; irqsoff,
+ * preemptoff and preemptirqsoff the section, ending where it is filed
+ * (preemptirq.c).
  *
  * Rules of the probes: no allocation, no lock, notrace, preemption off
  * around the append (on PREEMPT_RT and 7.x tracepoint probes may run
@@ -77,6 +83,7 @@
 #include <trace/events/irq.h>
 #include <trace/events/nmi.h>
 #include <trace/events/sched.h>
+#include <trace/events/timer.h>
 
 #include <latency_hist/clock.h>
 #include <latency_hist/compat.h>
@@ -95,6 +102,7 @@
 #define LH_X_TOP_TASKS	6	/* tasks a record names; the rest are summed */
 #define LH_X_NAME	16	/* bytes of a copied name, NUL included */
 #define LH_X_NR_SOFTIRQS	10
+#define LH_X_TIMERS	8	/* distinct timer callbacks a record names */
 
 DEFINE_STATIC_KEY_FALSE(lh_explain_key);
 
@@ -109,15 +117,19 @@ enum lh_x_ev_kind {
 	LH_XE_NMI,
 	LH_XE_SWITCH_OUT,
 	LH_XE_SWITCH_IN,
+	LH_XE_TIMER_ENTRY,
+	LH_XE_TIMER_EXIT,
 };
 
 /*
  * struct lh_x_ev - one ring event
  * @seq:  1 + the number of the append that wrote it, stored last
- * @id:   IRQ number, vector, softirq vector or pid
+ * @id:   IRQ number, vector, softirq vector, pid, or an hrtimer's address
+ *        (its low 32 bits: enough to pair an entry with its exit)
  * @prio: a switched task's kernel prio
  * @name: a device IRQ's handler name (read, safely, only at a replay) or a
  *        vector's name (ours)
+ * @fn:   an hrtimer's callback
  * @delta_ns: an NMI handler's duration, ending at @ns
  * @comm: a switched task's comm
  */
@@ -129,6 +141,7 @@ struct lh_x_ev {
 	s32 id;
 	union {
 		const char *name;
+		const void *fn;
 		u64 delta_ns;
 		char comm[TASK_COMM_LEN];
 	};
@@ -157,6 +170,7 @@ enum lh_x_detail_kind {
 	LH_XD_THREAD_REST,	/* "  thread-rest <tasks> <ns>" */
 	LH_XD_IDLE,		/* "  idle <ns>" */
 	LH_XD_UNCOVERED,	/* "  uncovered <ns>" */
+	LH_XD_TIMER,		/* "    timer <function> <count> <ns>" */
 };
 
 /* Names of the softirq vectors, stable since 4.x (softirq_to_name is not exported). */
@@ -172,10 +186,12 @@ struct lh_x_detail {
 	s32 prio;		/* kernel prio of a thread */
 	u32 count;
 	u64 ns;
+	const void *fn;		/* a timer's callback */
 	char name[LH_X_NAME];
 };
 
-#define LH_X_DETAILS	(LH_X_IRQS + LH_X_NR_SOFTIRQS + LH_X_TOP_TASKS + 3)
+#define LH_X_DETAILS	(LH_X_IRQS + LH_X_NR_SOFTIRQS + LH_X_TOP_TASKS + \
+			 LH_X_TIMERS + 3)
 
 /*
  * struct lh_x_rec - the breakdown of one CPU's worst window of one type
@@ -211,6 +227,20 @@ struct lh_x_irq_acc {
 	u64 ns;
 };
 
+/*
+ * struct lh_x_timer_acc - a replay's account of one hrtimer callback in one
+ * interrupt context
+ * @softirq: 1: it ran in softirq vector @parent; 0: in IRQ or vector
+ *           account @parent (an index into lh_x_scratch.irqs)
+ */
+struct lh_x_timer_acc {
+	const void *fn;
+	u8 softirq;
+	u8 parent;
+	u32 count;
+	u64 ns;
+};
+
 /* struct lh_x_task_acc - a replay's account of one task */
 struct lh_x_task_acc {
 	pid_t pid;
@@ -220,8 +250,10 @@ struct lh_x_task_acc {
 };
 
 /*
- * struct lh_x_frame - an interrupt context open at a point of the replay
+ * struct lh_x_frame - an interrupt context (or a timer callback inside one)
+ * open at a point of the replay
  * @name:    a device IRQ's handler name or a vector's name
+ * @fn:      a timer callback's address
  * @acc:     where its time goes; looked up at its first time in the
  *           window, so that what ran only before it takes no account
  * @count:   where it is counted, once
@@ -230,6 +262,7 @@ struct lh_x_frame {
 	u8 kind;
 	s32 id;
 	const char *name;
+	const void *fn;
 	u64 *acc;
 	u32 *count;
 };
@@ -240,6 +273,8 @@ struct lh_x_scratch {
 	int nr_irqs;
 	u64 softirq_ns[LH_X_NR_SOFTIRQS];
 	u32 softirq_count[LH_X_NR_SOFTIRQS];
+	struct lh_x_timer_acc timers[LH_X_TIMERS];
+	int nr_timers;
 	struct lh_x_task_acc tasks[LH_X_TASKS];
 	int nr_tasks;
 	u64 rest_task_ns;
@@ -284,7 +319,7 @@ static __always_inline void lh_x_seal(struct lh_x_ev *ev, u32 seq)
 }
 
 /* lh_x_event - append an interrupt event to this CPU's ring */
-static __always_inline void lh_x_event(u8 kind, s32 id, const char *name,
+static __always_inline void lh_x_event(u8 kind, s32 id, const void *name,
 				       u64 delta_ns)
 {
 	struct lh_x_ring *r;
@@ -302,6 +337,8 @@ static __always_inline void lh_x_event(u8 kind, s32 id, const char *name,
 		ev->id = id;
 		if (kind == LH_XE_NMI)
 			ev->delta_ns = delta_ns;
+		else if (kind == LH_XE_TIMER_ENTRY)
+			ev->fn = name;
 		else
 			ev->name = name;
 		lh_x_seal(ev, seq);
@@ -340,6 +377,20 @@ static void notrace lh_x_probe_nmi(void *data, void *handler, s64 delta_ns,
 				   int handled)
 {
 	lh_x_event(LH_XE_NMI, 0, NULL, delta_ns > 0 ? delta_ns : 0);
+}
+
+/* lh_x_probe_timer_entry - an hrtimer callback starts */
+static void notrace lh_x_probe_timer_entry(void *data, struct hrtimer *timer,
+					   LH_EXPIRE_ENTRY_NOW_ARG)
+{
+	lh_x_event(LH_XE_TIMER_ENTRY, (s32)(unsigned long)timer,
+		   (const void *)ACCESS_PRIVATE(timer, function), 0);
+}
+
+/* lh_x_probe_timer_exit - an hrtimer callback returned */
+static void notrace lh_x_probe_timer_exit(void *data, struct hrtimer *timer)
+{
+	lh_x_event(LH_XE_TIMER_EXIT, (s32)(unsigned long)timer, NULL, 0);
 }
 
 #ifdef LH_HAVE_X86_IRQ_VECTORS
@@ -407,6 +458,8 @@ static const struct lh_probe lh_x_probes_all[] = {
 	{ LH_TP_SOFTIRQ_ENTRY, lh_x_probe_softirq_entry },
 	{ LH_TP_SOFTIRQ_EXIT, lh_x_probe_softirq_exit },
 	{ LH_TP_NMI_HANDLER, lh_x_probe_nmi },
+	{ LH_TP_HRTIMER_EXPIRE_ENTRY, lh_x_probe_timer_entry },
+	{ LH_TP_HRTIMER_EXPIRE_EXIT, lh_x_probe_timer_exit },
 #ifdef LH_HAVE_X86_IRQ_VECTORS
 	{ LH_TP_LOCAL_TIMER_ENTRY, lh_x_probe_vec_entry, 0, "local_timer" },
 	{ LH_TP_LOCAL_TIMER_EXIT, lh_x_probe_vec_exit },
@@ -507,6 +560,8 @@ static struct lh_x_irq_acc *lh_x_irq_acc_of(struct lh_x_scratch *s, u8 kind,
  * @task_acc: its account, looked up at its first time in the window
  * @unknown_ns: time given to the task before the first switch showed who
  *             it was
+ * @timer_acc: the timer callback account the last lh_x_give() also fed
+ *             (NULL: none), so that an NMI's time leaves it too
  */
 struct lh_x_replay {
 	struct lh_x_scratch *s;
@@ -515,6 +570,7 @@ struct lh_x_replay {
 	const struct lh_x_ev *task;
 	u64 *task_acc;
 	u64 unknown_ns;
+	u64 *timer_acc;
 };
 
 /* lh_x_task_of - account of the task a switch event names; idle or rest */
@@ -544,6 +600,78 @@ static u64 *lh_x_frame_acc(struct lh_x_scratch *s, struct lh_x_frame *f)
 }
 
 /*
+ * lh_x_timer_acc_of - the account of timer callback @fn in the interrupt
+ * context of frame @p (whose account is looked up already), or NULL when
+ * LH_X_TIMERS callbacks are named already
+ */
+static struct lh_x_timer_acc *lh_x_timer_acc_of(struct lh_x_scratch *s,
+						const struct lh_x_frame *p,
+						const void *fn)
+{
+	struct lh_x_timer_acc *a;
+	u8 softirq = p->kind == LH_XE_SOFTIRQ_ENTRY;
+	u8 parent = softirq ? p->id :
+		    container_of(p->acc, struct lh_x_irq_acc, ns) - s->irqs;
+	int i;
+
+	for (i = 0; i < s->nr_timers; i++) {
+		a = &s->timers[i];
+		if (a->fn == fn && a->softirq == softirq && a->parent == parent)
+			return a;
+	}
+	if (s->nr_timers == LH_X_TIMERS)
+		return NULL;
+	a = &s->timers[s->nr_timers++];
+	a->fn = fn;
+	a->softirq = softirq;
+	a->parent = parent;
+	a->count = 0;
+	a->ns = 0;
+	return a;
+}
+
+/* lh_x_frame_open - look up (and count, once) the account of frame @f */
+static void lh_x_frame_open(struct lh_x_scratch *s, struct lh_x_frame *f)
+{
+	if (!f->acc) {
+		f->acc = lh_x_frame_acc(s, f);
+		(*f->count)++;
+	}
+}
+
+/*
+ * lh_x_give_irq - give @given ns to the innermost interrupt context; a
+ * timer callback on top gets them as a detail of the interrupt context it
+ * runs in, which gets them as its own. Returns that context's account.
+ */
+static u64 *lh_x_give_irq(struct lh_x_replay *rp, u64 given)
+{
+	struct lh_x_scratch *s = rp->s;
+	struct lh_x_frame *f = &s->stack[s->depth - 1], *p = f;
+	struct lh_x_timer_acc *t;
+
+	while (p > s->stack && p->kind == LH_XE_TIMER_ENTRY)
+		p--;
+	if (p->kind == LH_XE_TIMER_ENTRY)
+		return NULL;	/* a callback outside any interrupt: the task's */
+	lh_x_frame_open(s, p);
+	*p->acc += given;
+	if (f->kind == LH_XE_TIMER_ENTRY && !f->acc) {
+		t = lh_x_timer_acc_of(s, p, f->fn);
+		if (t) {
+			f->acc = &t->ns;
+			f->count = &t->count;
+			(*f->count)++;
+		}
+	}
+	if (f->kind == LH_XE_TIMER_ENTRY && f->acc) {
+		*f->acc += given;
+		rp->timer_acc = f->acc;
+	}
+	return p->acc;
+}
+
+/*
  * lh_x_give - give [from, to] clipped to the window to the innermost
  * context; returns its account (NULL if nothing was given), *@given the ns
  */
@@ -555,17 +683,13 @@ static u64 *lh_x_give(struct lh_x_replay *rp, u64 from, u64 to, u64 *given)
 	from = max(from, rp->start_ns);
 	to = min(to, rp->end_ns);
 	*given = to > from ? to - from : 0;
+	rp->timer_acc = NULL;
 	if (!*given)
 		return NULL;
-	if (s->depth) {
-		struct lh_x_frame *f = &s->stack[s->depth - 1];
-
-		if (!f->acc) {
-			f->acc = lh_x_frame_acc(s, f);
-			(*f->count)++;
-		}
-		acc = f->acc;
-	} else if (rp->task) {
+	acc = s->depth ? lh_x_give_irq(rp, *given) : NULL;
+	if (acc)
+		return acc;
+	if (rp->task) {
 		if (!rp->task_acc)
 			rp->task_acc = lh_x_task_of(rp, rp->task);
 		acc = rp->task_acc;
@@ -576,27 +700,33 @@ static u64 *lh_x_give(struct lh_x_replay *rp, u64 from, u64 to, u64 *given)
 	return acc;
 }
 
-/* lh_x_push - an interrupt context opens */
-static void lh_x_push(struct lh_x_scratch *s, u8 kind, s32 id,
-		      const char *name)
+/* lh_x_push - an interrupt context (or a timer callback) opens */
+static void lh_x_push(struct lh_x_scratch *s, const struct lh_x_ev *ev)
 {
 	struct lh_x_frame *f;
 
 	if (s->depth == LH_X_DEPTH)
 		return;
 	f = &s->stack[s->depth++];
-	f->kind = kind;
-	f->id = id;
-	f->name = name;
+	f->kind = ev->kind;
+	f->id = ev->id;
+	f->name = ev->kind == LH_XE_TIMER_ENTRY ? NULL : ev->name;
+	f->fn = ev->kind == LH_XE_TIMER_ENTRY ? ev->fn : NULL;
 	f->acc = NULL;
 	f->count = NULL;
 }
 
-/* lh_x_pop - an interrupt context closes: drop it if it is the innermost */
+/*
+ * lh_x_pop - an interrupt context closes: drop it if it is the innermost;
+ * timer callbacks still open above it (their exit lost) go with it
+ */
 static void lh_x_pop(struct lh_x_scratch *s, u8 kind, s32 id)
 {
 	struct lh_x_frame *f;
 
+	while (kind != LH_XE_TIMER_ENTRY && s->depth &&
+	       s->stack[s->depth - 1].kind == LH_XE_TIMER_ENTRY)
+		s->depth--;
 	if (!s->depth)
 		return;
 	f = &s->stack[s->depth - 1];
@@ -612,7 +742,11 @@ static void lh_x_apply(struct lh_x_replay *rp, const struct lh_x_ev *ev)
 	switch (ev->kind) {
 	case LH_XE_IRQ_ENTRY:
 	case LH_XE_VEC_ENTRY:
-		lh_x_push(s, ev->kind, ev->id, ev->name);
+	case LH_XE_TIMER_ENTRY:
+		lh_x_push(s, ev);
+		break;
+	case LH_XE_TIMER_EXIT:
+		lh_x_pop(s, LH_XE_TIMER_ENTRY, ev->id);
 		break;
 	case LH_XE_IRQ_EXIT:
 		lh_x_pop(s, LH_XE_IRQ_ENTRY, ev->id);
@@ -622,7 +756,7 @@ static void lh_x_apply(struct lh_x_replay *rp, const struct lh_x_ev *ev)
 		break;
 	case LH_XE_SOFTIRQ_ENTRY:
 		if (ev->id >= 0 && ev->id < LH_X_NR_SOFTIRQS)
-			lh_x_push(s, ev->kind, ev->id, NULL);
+			lh_x_push(s, ev);
 		break;
 	case LH_XE_SOFTIRQ_EXIT:
 		lh_x_pop(s, LH_XE_SOFTIRQ_ENTRY, ev->id);
@@ -680,8 +814,31 @@ static struct lh_x_detail *lh_x_detail(struct lh_x_rec *rec, u8 kind, s32 id,
 	d->prio = 0;
 	d->count = count;
 	d->ns = ns;
+	d->fn = NULL;
 	d->name[0] = '\0';
 	return d;
+}
+
+/*
+ * lh_x_build_timers - append the timer callbacks that ran in the IRQ or
+ * vector account (@softirq 0) or softirq vector (1) @parent
+ */
+static void lh_x_build_timers(struct lh_x_scratch *s, struct lh_x_rec *rec,
+			      u8 softirq, int parent)
+{
+	struct lh_x_detail *d;
+	int i;
+
+	for (i = 0; i < s->nr_timers; i++) {
+		const struct lh_x_timer_acc *t = &s->timers[i];
+
+		if (t->softirq != softirq || t->parent != parent ||
+		    (!t->ns && !t->count))
+			continue;
+		d = lh_x_detail(rec, LH_XD_TIMER, 0, t->count, t->ns);
+		if (d)
+			d->fn = t->fn;
+	}
 }
 
 /* lh_x_build - turn a replay's accounts into a record */
@@ -708,6 +865,7 @@ static void lh_x_build(struct lh_x_scratch *s, struct lh_x_rec *rec)
 			lh_x_copy_name(d->name, a->name);
 		else if (d)
 			strscpy(d->name, "(others)", LH_X_NAME);
+		lh_x_build_timers(s, rec, 0, i);
 	}
 	for (i = 0; i < LH_X_NR_SOFTIRQS; i++) {
 		if (!s->softirq_ns[i] && !s->softirq_count[i])
@@ -718,6 +876,7 @@ static void lh_x_build(struct lh_x_scratch *s, struct lh_x_rec *rec)
 				s->softirq_ns[i]);
 		if (d)
 			strscpy(d->name, lh_x_softirq_names[i], LH_X_NAME);
+		lh_x_build_timers(s, rec, 1, i);
 	}
 	rec->cat_ns[LH_XC_NMI] = s->nmi_ns;
 	rec->cat_count[LH_XC_NMI] = s->nmi_count;
@@ -807,6 +966,8 @@ static void lh_x_replay(struct lh_x_ring *r, u64 start_ns, u64 end_ns,
 
 			if (nmi_ns) {
 				*acc -= nmi_ns;
+				if (rp.timer_acc)
+					*rp.timer_acc -= nmi_ns;
 				s->nmi_ns += nmi_ns;
 			}
 			if (ev->ns >= start_ns)
@@ -972,6 +1133,11 @@ void lh_explain_show(struct seq_file *m, enum lh_hist_id id, int cpu)
 		case LH_XD_UNCOVERED:
 			seq_printf(m, "  uncovered %llu\n", d->ns);
 			break;
+		case LH_XD_TIMER:
+			/* the address only: %ps looks the symbol up */
+			seq_printf(m, "    timer %ps %u %llu\n", d->fn,
+				   d->count, d->ns);
+			break;
 		}
 	}
 	kfree(rec);
@@ -1132,6 +1298,8 @@ static const char *lh_explain_prepare(void)
 	check_trace_callback_type_softirq_entry(lh_x_probe_softirq_entry);
 	check_trace_callback_type_softirq_exit(lh_x_probe_softirq_exit);
 	check_trace_callback_type_nmi_handler(lh_x_probe_nmi);
+	check_trace_callback_type_hrtimer_expire_entry(lh_x_probe_timer_entry);
+	check_trace_callback_type_hrtimer_expire_exit(lh_x_probe_timer_exit);
 #ifdef LH_HAVE_X86_IRQ_VECTORS
 	check_trace_callback_type_local_timer_entry(lh_x_probe_vec_entry);
 	check_trace_callback_type_local_timer_exit(lh_x_probe_vec_exit);

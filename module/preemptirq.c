@@ -52,6 +52,12 @@
  * for it, else local_clock(); consistent on one CPU, which is all a
  * section needs. A section whose ends were read on two clocks is dropped.
  *
+ * Explain: while explain/enable is 1 (a static branch, patched out while
+ * it is 0), a closed section also reads CLOCK_MONOTONIC before interrupts
+ * come back, and a section that beats its CPU's maximum is broken down
+ * (explain.c) over the @len_ns that end there: the interrupts that ran in a
+ * preempt-off section, and the rest as the time of the task that owns it.
+ *
  * Every probe runs with interrupts or preemption off (the tracepoints fire
  * after the disable and before the enable), so the CPU cannot change under
  * it: the raw per-CPU accessors are exact, and they spare debug kernels the
@@ -67,6 +73,7 @@
 #include <linux/percpu.h>
 #include <linux/sched/clock.h>
 #include <linux/string.h>
+#include <linux/timekeeping.h>
 #include <trace/events/power.h>
 #include <trace/events/preemptirq.h>
 
@@ -74,6 +81,7 @@
 #include <latency_hist/control.h>
 #include <latency_hist/counters.h>
 #include <latency_hist/events.h>
+#include <latency_hist/explain.h>
 #include <latency_hist/hist_mem.h>
 #include <latency_hist/preemptirq.h>
 #include <latency_hist/tracepoints.h>
@@ -205,6 +213,19 @@ static __always_inline void lh_went_off(enum lh_off what)
 }
 
 /*
+ * lh_explain_section - explain a section of @id of @len_ns that ended at
+ * @end_ns (CLOCK_MONOTONIC), if it is its CPU's new maximum; out of line,
+ * only while explaining
+ */
+static noinline void notrace lh_explain_section(enum lh_hist_id id, int cpu,
+						s64 lat_us, u64 len_ns,
+						u64 end_ns)
+{
+	lh_explain_file(id, cpu, lat_us, end_ns - min(len_ns, end_ns), end_ns,
+			current);
+}
+
+/*
  * lh_came_on - @what came back on: close its section and "both". For
  * preemption, interrupts are on: they are masked while the samples are
  * timed and filed, and back on while they are traced, so that a tracer or
@@ -219,7 +240,7 @@ static __always_inline void lh_came_on(enum lh_off what)
 	unsigned long flags = 0;
 	s64 lat_us = 0, both_us = 0;
 	bool closed, both_closed;
-	u64 now_ns;
+	u64 now_ns, len_ns = 0, both_ns = 0, end_ns = 0;
 	int cpu;
 
 	if (what == LH_OFF_PREEMPT)
@@ -232,6 +253,12 @@ static __always_inline void lh_came_on(enum lh_off what)
 	}
 	now_ns = lh_clock_local_ns();
 	cpu = raw_smp_processor_id();
+	if (lh_explaining()) {
+		/* the window ends here, before a held-off interrupt runs */
+		end_ns = lh_clock_ns();
+		len_ns = now_ns - sc->off[what].start_ns;
+		both_ns = now_ns - sc->both.start_ns;
+	}
 	closed = lh_section_close(&sc->off[what], id, cpu, now_ns, &lat_us);
 	both_closed = lh_section_close(&sc->both, LH_HIST_PREEMPTIRQSOFF, cpu,
 				       now_ns, &both_us);
@@ -248,6 +275,11 @@ static __always_inline void lh_came_on(enum lh_off what)
 	if (both_closed)
 		lh_sample_out(LH_HIST_PREEMPTIRQSOFF, cpu, both_us, 0, NULL,
 			      current);
+	if (closed && end_ns)
+		lh_explain_section(id, cpu, lat_us, len_ns, end_ns);
+	if (both_closed && end_ns)
+		lh_explain_section(LH_HIST_PREEMPTIRQSOFF, cpu, both_us,
+				   both_ns, end_ns);
 	barrier();
 	sc->emitting = false;
 }

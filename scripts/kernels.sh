@@ -52,7 +52,10 @@
 #   kernels.sh info     KERNEL          like fetch but never downloads (fails if missing)
 #   kernels.sh busybox  ARCH            print the path of a static busybox for ARCH (this machine's for
 #                                       its own architecture; else busybox-static:ARCH unpacked into
-#                                       $LH_CACHE/userspace/ARCH-VERSION/)
+#                                       $LH_CACHE/userspace/ARCH-busybox-VERSION/)
+#   kernels.sh cyclictest ARCH          print the command that runs cyclictest on ARCH (this machine's
+#                                       for its own; else rt-tests:ARCH with libc6 and libnuma1 unpacked
+#                                       into $LH_CACHE/userspace/, run through their dynamic loader)
 # The script can also be sourced; it then only defines the lh_kernel_* functions.
 # Concurrent fetches of one kernel are safe: they take a lock per release ($LH_CACHE/kernels/.R.lock),
 # and the second one reuses what the first unpacked.
@@ -389,35 +392,79 @@ lh_kernel_print() {
 	printf 'LH_KARCH=%q\nLH_KMAKE=%q\nLH_UCC=%q\n' "$arch" "$kmake" "$ucc"
 }
 
-# lh_busybox - print the path of a static busybox for a Debian architecture (this machine's own, or
-# busybox-static:ARCH unpacked once into the cache)
-lh_busybox() {
-	local arch=$1 ver dir
-	if [ "$arch" = "$(lh_host_arch)" ]; then
-		command -v busybox || die "busybox not found: run scripts/setup-host.sh"
-		return
-	fi
+# lh_userspace - print the directory that holds packages PKG... of a Debian architecture unpacked
+# (their candidate versions, fetched once into $LH_CACHE/userspace/ARCH-NAME-VERSIONS/; FILE is the
+# path in it whose presence says the unpack is complete)
+lh_userspace() {
+	local arch=$1 name=$2 file=$3 pkg ver vers="" dir
+	shift 3
 	lh_apt_private_setup "$arch"
-	ver=$(lh_apt "$arch" apt-cache policy "busybox-static:$arch" 2> /dev/null |
-		awk '$1 == "Candidate:" && $2 != "(none)" { print $2 }')
-	[ -n "$ver" ] || die "the private $arch package lists know no busybox-static:$arch"
-	dir=$LH_CACHE/userspace/$arch-busybox-${ver//[^A-Za-z0-9.+~-]/_}
-	if [ ! -x "$dir/bin/busybox" ]; then
+	for pkg in "$@"; do
+		ver=$(lh_apt "$arch" apt-cache policy "$pkg:$arch" 2> /dev/null |
+			awk '$1 == "Candidate:" && $2 != "(none)" { print $2 }')
+		[ -n "$ver" ] || die "the private $arch package lists know no $pkg:$arch"
+		vers+="${vers:+_}$ver"
+		set -- "$@" "$pkg:$arch=$ver"
+		shift
+	done
+	dir=$LH_CACHE/userspace/$arch-$name-${vers//[^A-Za-z0-9.+~_-]/_}
+	if [ ! -e "$dir/$file" ]; then
 		mkdir -p "$LH_CACHE/userspace"
 		exec 9> "$LH_CACHE/userspace/.$arch.lock"
 		flock 9
-		if [ ! -x "$dir/bin/busybox" ]; then
-			log "fetching busybox-static:$arch $ver into $dir"
+		if [ ! -e "$dir/$file" ]; then
+			log "fetching $* into $dir"
 			rm -rf "$dir.tmp"
-			lh_kernel_download "$dir.tmp/dl" "$arch" "busybox-static:$arch=$ver"
+			lh_kernel_download "$dir.tmp/dl" "$arch" "$@"
 			lh_kernel_unpack_debs "$dir.tmp/dl" "$dir.tmp/root"
-			[ -x "$dir.tmp/root/bin/busybox" ] || die "busybox-static:$arch has no bin/busybox"
+			[ -e "$dir.tmp/root/$file" ] || die "$* hold no $file"
 			rm -rf "$dir"
 			mv "$dir.tmp/root" "$dir"
 			rm -rf "$dir.tmp"
 		fi
+		exec 9>&-
 	fi
+	echo "$dir"
+}
+
+# lh_busybox - print the path of a static busybox for a Debian architecture (this machine's own, or
+# busybox-static:ARCH unpacked once into the cache)
+lh_busybox() {
+	local arch=$1 dir
+	if [ "$arch" = "$(lh_host_arch)" ]; then
+		command -v busybox || die "busybox not found: run scripts/setup-host.sh"
+		return
+	fi
+	dir=$(lh_userspace "$arch" busybox bin/busybox busybox-static) || exit 1
 	echo "$dir/bin/busybox"
+}
+
+# lh_cyclictest - print the command that runs cyclictest on a kernel of a Debian architecture: this
+# machine's for its own; else Debian's rt-tests:ARCH with the libraries it links (libc6, libnuma1),
+# unpacked into the cache and started through their dynamic loader, so that a busybox guest of ARCH runs
+# it from the shared cache without an installed root (the libraries are what cyclictest links, checked
+# with readelf -d: libnuma, and librt, libpthread and libc of libc6)
+lh_cyclictest() {
+	local arch=$1 dir triplet loader
+	if [ "$arch" = "$(lh_host_arch)" ]; then
+		command -v cyclictest || die "cyclictest not found: run scripts/setup-host.sh"
+		return
+	fi
+	dir=$(lh_userspace "$arch" cyclictest usr/bin/cyclictest rt-tests libnuma1 libc6) || exit 1
+	# the multiarch directory of the libraries is the cross prefix of the matrix's arch line
+	triplet=$(lh_arch_get "$arch" cross)
+	triplet=${triplet%-}
+	[ -n "$triplet" ] || die "scripts/matrix.conf has no arch line with cross= for $arch"
+	loader=$(find "$dir/lib/$triplet" "$dir/usr/lib/$triplet" -maxdepth 1 -name 'ld-linux*.so.*' 2> /dev/null |
+		head -n 1)
+	[ -n "$loader" ] || die "libc6:$arch in $dir has no dynamic loader"
+	# started through a link named cyclictest, its threads are named so (a task's comm is the name it
+	# was executed by), not ld-linux-...
+	if [ ! -L "$dir/lh-bin/cyclictest" ]; then
+		mkdir -p "$dir/lh-bin" && ln -sfn "$loader" "$dir/lh-bin/cyclictest" ||
+			die "cannot link $dir/lh-bin/cyclictest"
+	fi
+	echo "$dir/lh-bin/cyclictest --library-path $dir/lib/$triplet:$dir/usr/lib/$triplet $dir/usr/bin/cyclictest"
 }
 
 # lh_kernel_fetch - make a kernel available (headers + unpacked image) and describe it
@@ -458,7 +505,8 @@ lh_kernel_main() {
 			lh_kernel_resolve "$2" | awk '{ print $1 }'; fi ;;
 	fetch | info) [ $# -eq 2 ] || die "usage: kernels.sh $cmd KERNEL"; lh_kernel_fetch "$2" "$cmd" ;;
 	busybox) [ $# -eq 2 ] || die "usage: kernels.sh busybox ARCH"; lh_busybox "$2" ;;
-	*) die "usage: kernels.sh {flavours|resolve|release|fetch|info|busybox} [KERNEL|ARCH]" ;;
+	cyclictest) [ $# -eq 2 ] || die "usage: kernels.sh cyclictest ARCH"; lh_cyclictest "$2" ;;
+	*) die "usage: kernels.sh {flavours|resolve|release|fetch|info|busybox|cyclictest} [KERNEL|ARCH]" ;;
 	esac
 }
 

@@ -17,6 +17,8 @@
 #   --full-debug    lift the restrictions marked unless=full-debug: every selftest on 7.3-rt-debug
 #                   (about two hours there)
 #   --all-tests     lift the restrictions marked unless=all-tests: the format tests on every kernel
+#                   (a line marked unless=named is lifted for a kernel --kernels names: every
+#                   selftest on the arm64 kernels of `--kernels "6.12-arm64 6.12-rt-arm64"`)
 #   --timeout S     per-kernel VM timeout (default: the matrix's timeout=, $LH_VM_TIMEOUT or 1200)
 #   --jobs N        guests at a time (default $LH_GUESTS or 2)
 #   --no-icount     ignore the matrix's icount=1 (the 6.1 kernels hang under -icount)
@@ -27,9 +29,8 @@
 #   2. the kernels built from source start building in the background (scripts/build-kernel.sh, one
 #      after the other in the order of their kernel lines, at nice 5)
 #   3. user-space test programs: `make -C selftests` (once, in the checkout)
-#   4. in the background: host unit tests (`make -C selftests/unit run`) and the host tests of
-#      scripts/lh (`sh selftests/lh_host/test_lh.sh`, `test_monitor.sh`, `test_explain.sh`); each
-#      prints KTAP ending in a "# Totals:" line, counted by the parser of the guests' run.sh output
+#   4. in the background: the host tests of HOST_TESTS: the unit tests of the engine, built with char
+#      signed and unsigned, and the tests of scripts/lh (selftests/lh_host/); each prints KTAP ending in a "# Totals:" line, counted by the parser of the guests' run.sh output
 #   5. per kernel, as a job (at most --jobs at once, in matrix order; a kernel built here starts once its
 #      build is done, before the packaged kernels still waiting), logging to build/logs/kernel-K.log:
 #      a. fetch it (scripts/kernels.sh: release R, KDIR) and copy the working tree to build/R/src
@@ -56,8 +57,7 @@
 # Exit status: 0 only if nothing failed and every kernel booted.
 # Logs: build/logs/kernel-K.log (everything of kernel K's job, guest output included),
 #   R.build.log, R.log (serial console), R.out (selftest output), R.dmesg, R.result, R.dkms.log;
-#   an extra boot writes R.NAME.{log,out,dmesg,result}; unit.log, lh_host.log and lh_host_monitor.log
-#   for the host tests.
+#   an extra boot writes R.NAME.{log,out,dmesg,result}; the host tests write the logs HOST_TESTS names.
 # Host boot check: the installed linux-image-*/linux-headers-* packages, the listing of /boot and the
 #   /vmlinuz, /initrd.img links are recorded before the set-up and compared at the end: one test.
 # From any directory: a checkout under /tmp is shared into the guests (scripts/vm-run.sh); from a path
@@ -137,32 +137,44 @@ count_ktap() {
 	fi
 }
 
-# host_tests - run the host unit tests and the host tests of scripts/lh (its commands, and lh
-# monitor, lh explain) in a copy of the tree (the jobs copy the checkout meanwhile); KTAP into
-# unit.log, lh_host.log, lh_host_monitor.log, lh_host_explain.log (a missing test leaves no
-# "# Totals:" line: it fails)
+# The host tests: "log|what|command" (the command runs in the copy of the tree, KTAP on stdout). The
+# unit tests run twice, with char signed (x86) and unsigned (arm64), so the text formats are checked
+# under both rules on any host.
+HOST_TESTS=(
+	"unit.log|host unit tests (signed char)|make -s -C selftests/unit run-signed-char"
+	"unit-unsigned-char.log|host unit tests (unsigned char)|make -s -C selftests/unit run-unsigned-char"
+	"lh_host.log|lh tool host tests|sh selftests/lh_host/test_lh.sh"
+	"lh_host_monitor.log|lh monitor host tests|sh selftests/lh_host/test_monitor.sh"
+	"lh_host_explain.log|lh explain host tests|sh selftests/lh_host/test_explain.sh"
+)
+
+# host_tests - run the host tests of HOST_TESTS in a copy of the tree (the jobs copy the checkout
+# meanwhile), each into its log (a test that does not run leaves no "# Totals:" line: it fails)
 host_tests() {
-	local src=$LH_BUILD/host/src
-	rm -f "$LH_LOGS/unit.log" "$LH_LOGS/lh_host.log" "$LH_LOGS/lh_host_monitor.log" \
-		"$LH_LOGS/lh_host_explain.log"
+	local src=$LH_BUILD/host/src entry log cmd
+	for entry in "${HOST_TESTS[@]}"; do
+		rm -f "$LH_LOGS/${entry%%|*}"
+	done
 	copy_tree "$src"
-	make -s -C "$src/selftests/unit" run > "$LH_LOGS/unit.log" 2>&1 || true
-	sh "$src/selftests/lh_host/test_lh.sh" > "$LH_LOGS/lh_host.log" 2>&1 || true
-	sh "$src/selftests/lh_host/test_monitor.sh" > "$LH_LOGS/lh_host_monitor.log" 2>&1 || true
-	sh "$src/selftests/lh_host/test_explain.sh" > "$LH_LOGS/lh_host_explain.log" 2>&1 || true
+	for entry in "${HOST_TESTS[@]}"; do
+		log=${entry%%|*}
+		cmd=${entry##*|}
+		(cd "$src" && $cmd) > "$LH_LOGS/$log" 2>&1 || true
+	done
 }
 
 # count_host_tests - count what host_tests wrote, showing what did not pass
 count_host_tests() {
-	local log
-	for log in "$LH_LOGS/unit.log" "$LH_LOGS/lh_host.log" "$LH_LOGS/lh_host_monitor.log" \
-		"$LH_LOGS/lh_host_explain.log"; do
+	local entry log what
+	for entry in "${HOST_TESTS[@]}"; do
+		log=$LH_LOGS/${entry%%|*}
 		if [ -f "$log" ]; then grep -E '^not ok' "$log" | sed 's/^/    /' >&2 || true; fi
 	done
-	count_ktap "host unit tests" "$LH_LOGS/unit.log"
-	count_ktap "lh tool host tests" "$LH_LOGS/lh_host.log"
-	count_ktap "lh monitor host tests" "$LH_LOGS/lh_host_monitor.log"
-	count_ktap "lh explain host tests" "$LH_LOGS/lh_host_explain.log"
+	for entry in "${HOST_TESTS[@]}"; do
+		log=${entry%%|*}
+		what=${entry#*|}
+		count_ktap "${what%%|*}" "$LH_LOGS/$log"
+	done
 }
 
 # build_user_programs - build the selftests' user-space programs once, in the checkout
@@ -295,10 +307,20 @@ select_tests() {
 	skip=$(lh_matrix_get "$suite" "$k" skip)
 	unless=$(lh_matrix_get "$suite" "$k" unless)
 	[ -n "$only$skip" ] || return 0
-	if [ -n "$unless" ] && [[ " $lifted " == *" $unless "* ]]; then
-		sel_note=" (--$unless: every selftest)"
-		return 0
-	fi
+	for t in ${unless//,/ }; do
+		if [ "$t" = named ] && [[ " $named " == *" $k "* ]]; then
+			sel_note=" (named by --kernels: every selftest)"
+			return 0
+		fi
+		if [[ " $lifted " == *" $t "* ]]; then
+			sel_note=" (--$t: every selftest)"
+			return 0
+		fi
+	done
+	unless=${unless//named/}
+	unless=${unless#,}
+	unless=${unless%,}
+	unless=${unless//,/ or --}
 	set=${only:-$skip}
 	lh_matrix_set "$set" > /dev/null || die "scripts/matrix.conf: kernel $k names the unknown set $set"
 	why=$(lh_matrix_why "$set")
@@ -579,12 +601,12 @@ run_jobs() {
 # main - parse options, prepare the host, test every kernel, print the summary
 main() {
 	local kernels="" k t0 boot_before i
-	suite=test quick=0 timeout="" jobs=${LH_GUESTS:-2} no_icount=0 lifted=""
+	suite=test quick=0 timeout="" jobs=${LH_GUESTS:-2} no_icount=0 lifted="" named=""
 	dkms_ok=0 dkms_failed=0
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--kernels) kernels=$2; shift 2 ;;
-		--kernels=*) kernels=${1#--kernels=}; shift ;;
+		--kernels) kernels=$2 named=$2; shift 2 ;;
+		--kernels=*) kernels=${1#--kernels=} named=$kernels; shift ;;
 		--suite) suite=$2; shift 2 ;;
 		--quick) quick=1; shift ;;
 		--full-debug) lifted="$lifted full-debug"; shift ;;
@@ -617,7 +639,7 @@ main() {
 	trap stop_background EXIT
 	start_kernel_builds "$kernels"
 	build_user_programs
-	log "host unit tests and host tests of scripts/lh in the background (build/logs/unit.log, lh_host*.log)"
+	log "host unit tests and host tests of scripts/lh in the background (build/logs/unit*.log, lh_host*.log)"
 	host_tests < /dev/null &
 	host_pid=$!
 	declare -gA order=()

@@ -17,7 +17,10 @@
  *   echo 1 > nested; echo 1 > trigger	# the same with a nested pair inside
  *   echo hardirq > mode; echo 1 > trigger	# sections in a timer interrupt
  *   echo 1 > busy_gap; echo 1 > trigger	# ... while the CPU toggles preemption
+ *   echo preempt > mode; echo 4000 > irq_spin_us; echo 1 > trigger
+ *					# a timer interrupt spinning inside each
  *   cat sections_done			# sections completed since load
+ *   cat spins				# hardirq mode: when each spin of the last run ran
  *   echo 70 > praecox_cancel		# arm and cancel 70 past-due sleepers
  *   echo 1 > mark_tsc_unstable; echo 1 > trigger	# x86: the kernel is told,
  *					# halfway through the first section, that
@@ -43,6 +46,25 @@
  * section. Between sections it sleeps @gap_us with everything enabled, plus
  * a part of @gap_spread_us that changes from one gap to the next, so that a
  * periodic task cannot stay in step with the sections.
+ *
+ * With @irq_spin_us in preempt mode, each section also arms that timer to
+ * fire a quarter of the way into it and spin @irq_spin_us in interrupt
+ * context: a hard interrupt inside a preempt-off section (the section is
+ * still @delay_us of wall time, or longer if the interrupt outlasts it).
+ *
+ * On x86, with @nmi_spin_us, the timer's callback sends its own CPU an NMI
+ * halfway through its spin (an NMI IPI through the exported apic driver,
+ * as the kernel's NMI backtrace does); the module's NMI handler (an
+ * NMI_LOCAL one) claims it and spins @nmi_spin_us there, so that the
+ * nmi_handler tracepoint fires with a known duration inside a known
+ * interrupt. It claims only the NMIs it asked for, so nothing is reported
+ * as unknown and no backtrace is printed; "nmis" counts them.
+ *
+ * In hardirq mode (and with @irq_spin_us) the module also logs, for the last run, when each spin
+ * began and ended on CLOCK_MONOTONIC (ktime_get_ns(), read in the callback
+ * around the spin): "spins" prints one "<start_us> <end_us>" line per spin,
+ * up to LH_SPIN_LOG of them, so a test can tell whether a window it measured
+ * holds an injected spin or only an emulator stall.
  *
  * A write to trigger returns only when the run is over: the write's return
  * value is 0 (all sections done) or the error that stopped the run. Only a
@@ -71,6 +93,7 @@
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
@@ -87,6 +110,15 @@
 
 #include <latency_hist/compat.h>
 
+#ifdef CONFIG_X86_LOCAL_APIC
+#include <asm/apic.h>
+#include <asm/irq_vectors.h>
+#include <asm/nmi.h>
+#define LH_HAVE_NMI_IPI	1
+#else
+#define LH_HAVE_NMI_IPI	0
+#endif
+
 #define LH_MAX_DELAY_US		100000	/* 100 ms: longest section we spin */
 #define LH_MAX_COUNT		100000	/* sections per trigger */
 #define LH_MAX_GAP_US		1000000	/* 1 s between sections */
@@ -98,6 +130,7 @@
  * turn a section into a hang.
  */
 #define LH_CLOCK_STALL_READS	1000000
+#define LH_SPIN_LOG		128	/* hardirq spins a run logs */
 
 enum lh_mode {
 	LH_MODE_PREEMPT,
@@ -145,6 +178,21 @@ static struct lh_uint_param lh_gap_spread_us = {
 	.val = 0, .min = 0, .max = LH_MAX_GAP_US,
 };
 
+static struct lh_uint_param lh_irq_spin_us = {
+	.val = 0, .min = 0, .max = LH_MAX_DELAY_US,
+};
+
+/* 1 ms: the kernel reports an NMI handler that runs longer */
+static struct lh_uint_param lh_nmi_spin_us = {
+	.val = 0, .min = 0, .max = 900,
+};
+
+/* NMI: the spin of the one asked for (0: none asked), the ones claimed. */
+#if LH_HAVE_NMI_IPI
+static atomic64_t lh_nmi_pending_ns;
+#endif
+static unsigned long lh_nmis;
+
 static unsigned long lh_sections_done;
 /* Set once init is past the point where a trigger may run a load. */
 static bool lh_ready;
@@ -161,6 +209,16 @@ static u64 lh_hardirq_delay_ns;
 static atomic_t lh_hardirq_fired;
 static int lh_hardirq_err;
 
+/*
+ * hardirq mode: CLOCK_MONOTONIC at the start and the end of each spin of
+ * the last run, the first LH_SPIN_LOG of them. Written by the callback
+ * (one at a time: a run arms the timer only after the last one ran),
+ * cleared by lh_run() before its thread starts, read by the "spins"
+ * parameter under the parameter lock that serialises runs.
+ */
+static u64 lh_spin_start_ns[LH_SPIN_LOG], lh_spin_end_ns[LH_SPIN_LOG];
+static unsigned int lh_nr_spins;
+
 /* One run, shared by the trigger writer (owner, on its stack) and the kthread. */
 struct lh_run {
 	int cpu;
@@ -172,6 +230,7 @@ struct lh_run {
 	unsigned int count;
 	unsigned int gap_us;
 	unsigned int gap_spread_us;
+	u64 irq_spin_ns;	/* preempt mode: a timer interrupt spins inside */
 	unsigned int nr_done;	/* written by the kthread until @finished */
 	int err;		/* written by the kthread until @finished */
 	struct completion finished;
@@ -233,6 +292,38 @@ static void lh_mark_tsc_unstable(void)
 #endif
 }
 
+/* lh_hardirq_arm - arm the spinning timer @delay_ns ahead on this CPU */
+static void lh_hardirq_arm(u64 spin_ns, u64 delay_ns)
+{
+	WRITE_ONCE(lh_hardirq_delay_ns, spin_ns);
+	atomic_set(&lh_hardirq_fired, 0);
+	hrtimer_start(&lh_hardirq_timer, ns_to_ktime(delay_ns),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/*
+ * lh_hardirq_wait - wait until the armed timer's callback has run, asleep
+ * or toggling preemption (@busy); its spin's result, or -EINTR if stopped
+ */
+static int lh_hardirq_wait(bool busy)
+{
+	while (!atomic_read_acquire(&lh_hardirq_fired)) {
+		if (kthread_should_stop()) {
+			hrtimer_cancel(&lh_hardirq_timer);
+			return -EINTR;
+		}
+		if (busy) {
+			/* each pair is one outermost preempt-off section */
+			preempt_disable();
+			preempt_enable();
+			cpu_relax();
+		} else {
+			usleep_range(100, 200);
+		}
+	}
+	return lh_hardirq_err;
+}
+
 /* lh_section - hold the CPU with preemption and/or interrupts off once */
 static int lh_section(const struct lh_run *run)
 {
@@ -241,6 +332,8 @@ static int lh_section(const struct lh_run *run)
 	int ret;
 
 	flags = lh_disable(run->mode);
+	if (run->irq_spin_ns)
+		lh_hardirq_arm(run->irq_spin_ns, run->delay_ns / 4);
 	ret = lh_spin_ns(first_ns);
 	if (!ret && run->nested) {
 		inner_flags = lh_disable(run->mode);
@@ -251,15 +344,65 @@ static int lh_section(const struct lh_run *run)
 	if (!ret)
 		ret = lh_spin_ns(run->delay_ns - first_ns);
 	lh_enable(run->mode, flags);
+	if (run->irq_spin_ns) {
+		int irq_ret = lh_hardirq_wait(false);
+
+		ret = ret ? ret : irq_ret;
+	}
 	if (ret == -ETIME)
 		pr_err("clock did not advance during a section, run aborted\n");
 	return ret;
 }
 
+#if LH_HAVE_NMI_IPI
+/*
+ * lh_nmi_fn - claim the NMI lh_hardirq_fn() sent, if one is pending, and
+ * spin its time (on the NMI-safe clock: ktime_get_ns() is not)
+ */
+static int lh_nmi_fn(unsigned int type, struct pt_regs *regs)
+{
+	u64 spin_ns = atomic64_xchg(&lh_nmi_pending_ns, 0), start_ns;
+
+	if (!spin_ns)
+		return NMI_DONE;
+	start_ns = ktime_get_mono_fast_ns();
+	while (ktime_get_mono_fast_ns() - start_ns < spin_ns)
+		cpu_relax();
+	WRITE_ONCE(lh_nmis, READ_ONCE(lh_nmis) + 1);
+	return NMI_HANDLED;
+}
+#endif
+
+/*
+ * lh_hardirq_spin - spin @delay_ns in interrupt context, with an NMI to
+ * this CPU halfway through if @nmi_spin_us asks for one (x86)
+ */
+static int lh_hardirq_spin(u64 delay_ns)
+{
+	u64 nmi_ns = (u64)READ_ONCE(lh_nmi_spin_us.val) * NSEC_PER_USEC;
+	int ret;
+
+	if (!LH_HAVE_NMI_IPI || !nmi_ns)
+		return lh_spin_ns(delay_ns);
+	ret = lh_spin_ns(delay_ns / 2);
+#if LH_HAVE_NMI_IPI
+	atomic64_set(&lh_nmi_pending_ns, nmi_ns);
+	apic->send_IPI_mask(cpumask_of(smp_processor_id()), NMI_VECTOR);
+#endif
+	return ret ? ret : lh_spin_ns(delay_ns - delay_ns / 2);
+}
+
 /* lh_hardirq_fn - hardirq mode: the section is this timer interrupt */
 static enum hrtimer_restart lh_hardirq_fn(struct hrtimer *timer)
 {
-	lh_hardirq_err = lh_spin_ns(READ_ONCE(lh_hardirq_delay_ns));
+	u64 start_ns = ktime_get_ns();
+
+	lh_hardirq_err = lh_hardirq_spin(READ_ONCE(lh_hardirq_delay_ns));
+	if (lh_nr_spins < LH_SPIN_LOG) {
+		lh_spin_start_ns[lh_nr_spins] = start_ns;
+		lh_spin_end_ns[lh_nr_spins] = ktime_get_ns();
+		lh_nr_spins++;
+	}
 	/* Release: the kthread reads lh_hardirq_err after it sees this. */
 	atomic_set_release(&lh_hardirq_fired, 1);
 	return HRTIMER_NORESTART;
@@ -271,26 +414,8 @@ static enum hrtimer_restart lh_hardirq_fn(struct hrtimer *timer)
  */
 static int lh_hardirq_section(struct lh_run *run, unsigned int gap_us)
 {
-	WRITE_ONCE(lh_hardirq_delay_ns, run->delay_ns);
-	atomic_set(&lh_hardirq_fired, 0);
-	hrtimer_start(&lh_hardirq_timer,
-		      ns_to_ktime((u64)gap_us * NSEC_PER_USEC),
-		      HRTIMER_MODE_REL_PINNED_HARD);
-	while (!atomic_read_acquire(&lh_hardirq_fired)) {
-		if (kthread_should_stop()) {
-			hrtimer_cancel(&lh_hardirq_timer);
-			return -EINTR;
-		}
-		if (run->busy_gap) {
-			/* each pair is one outermost preempt-off section */
-			preempt_disable();
-			preempt_enable();
-			cpu_relax();
-		} else {
-			usleep_range(100, 200);
-		}
-	}
-	return lh_hardirq_err;
+	lh_hardirq_arm(run->delay_ns, (u64)gap_us * NSEC_PER_USEC);
+	return lh_hardirq_wait(run->busy_gap);
 }
 
 /*
@@ -357,6 +482,7 @@ static int lh_run(void)
 		.count = lh_count.val,
 		.gap_us = lh_gap_us.val,
 		.gap_spread_us = lh_gap_spread_us.val,
+		.irq_spin_ns = (u64)lh_irq_spin_us.val * NSEC_PER_USEC,
 	};
 	struct task_struct *task;
 	int ret;
@@ -379,7 +505,13 @@ static int lh_run(void)
 		pr_err("cpu %d is offline\n", run.cpu);
 		return -EINVAL;
 	}
+	/* Interrupts cannot come inside a section that has them off. */
+	if (run.irq_spin_ns && run.mode != LH_MODE_PREEMPT) {
+		pr_err("irq_spin_us needs mode=preempt\n");
+		return -EINVAL;
+	}
 	init_completion(&run.finished);
+	lh_nr_spins = 0;
 	task = kthread_create(lh_load_thread, &run, "lh_load_test");
 	if (IS_ERR(task))
 		return PTR_ERR(task);
@@ -604,6 +736,24 @@ static const struct kernel_param_ops lh_readonly_ulong_ops = {
 	.get = param_get_ulong,
 };
 
+/* lh_spins_get - print "<start_us> <end_us>" per logged spin of the last run */
+static int lh_spins_get(char *buffer, const struct kernel_param *kp)
+{
+	unsigned int i;
+	int len = 0;
+
+	for (i = 0; i < lh_nr_spins; i++)
+		len += sysfs_emit_at(buffer, len, "%llu %llu\n",
+				     div_u64(lh_spin_start_ns[i], NSEC_PER_USEC),
+				     div_u64(lh_spin_end_ns[i], NSEC_PER_USEC));
+	return len;
+}
+
+static const struct kernel_param_ops lh_spins_ops = {
+	.set = lh_readonly_set,
+	.get = lh_spins_get,
+};
+
 module_param_cb(cpu, &lh_cpu_param_ops, &lh_cpu, 0644);
 MODULE_PARM_DESC(cpu, "CPU the sections run on (0 default)");
 module_param_cb(mode, &lh_mode_param_ops, NULL, 0644);
@@ -622,10 +772,18 @@ module_param_cb(gap_us, &lh_uint_param_ops, &lh_gap_us, 0644);
 MODULE_PARM_DESC(gap_us, "Sleep between sections in microseconds, 0..1000000 (1000 us default)");
 module_param_cb(gap_spread_us, &lh_uint_param_ops, &lh_gap_spread_us, 0644);
 MODULE_PARM_DESC(gap_spread_us, "Add 0..this many microseconds to each gap, varying, 0..1000000 (0 default)");
+module_param_cb(irq_spin_us, &lh_uint_param_ops, &lh_irq_spin_us, 0644);
+MODULE_PARM_DESC(irq_spin_us, "preempt mode: a timer interrupt a quarter into each section spins this many microseconds, 0..100000 (0 default: none)");
+module_param_cb(nmi_spin_us, &lh_uint_param_ops, &lh_nmi_spin_us, 0644);
+MODULE_PARM_DESC(nmi_spin_us, "x86: the timer interrupt sends its CPU an NMI halfway, whose handler spins this many microseconds, 0..900 (0 default: none)");
+module_param_cb(nmis, &lh_readonly_ulong_ops, &lh_nmis, 0444);
+MODULE_PARM_DESC(nmis, "NMIs the module sent itself and claimed since load (read-only)");
 module_param_cb(trigger, &lh_trigger_ops, NULL, 0200);
 MODULE_PARM_DESC(trigger, "Write 1 to run the sections; returns when they are done");
 module_param_cb(sections_done, &lh_readonly_ulong_ops, &lh_sections_done, 0444);
 MODULE_PARM_DESC(sections_done, "Sections completed since load (read-only)");
+module_param_cb(spins, &lh_spins_ops, NULL, 0444);
+MODULE_PARM_DESC(spins, "hardirq mode: \"<start_us> <end_us>\" of each spin of the last run, CLOCK_MONOTONIC (read-only)");
 module_param_cb(praecox_cancel, &lh_praecox_cancel_ops, NULL, 0200);
 MODULE_PARM_DESC(praecox_cancel, "Write N: arm N sleeper timers 50 ms past due and cancel each before it fires");
 
@@ -636,11 +794,20 @@ static int __init lh_load_test_init(void)
 
 	lh_hrtimer_setup(&lh_hardirq_timer, lh_hardirq_fn, CLOCK_MONOTONIC,
 			 HRTIMER_MODE_REL_PINNED_HARD);
+#if LH_HAVE_NMI_IPI
+	ret = register_nmi_handler(NMI_LOCAL, lh_nmi_fn, 0, "lh_load_test");
+	if (ret)
+		return ret;
+#endif
 	kernel_param_lock(THIS_MODULE);
 	if (lh_trigger_at_load)
 		ret = lh_run();
 	lh_ready = true;
 	kernel_param_unlock(THIS_MODULE);
+#if LH_HAVE_NMI_IPI
+	if (ret)
+		unregister_nmi_handler(NMI_LOCAL, "lh_load_test");
+#endif
 	return ret;
 }
 
@@ -651,6 +818,9 @@ static int __init lh_load_test_init(void)
 static void __exit lh_load_test_exit(void)
 {
 	hrtimer_cancel(&lh_hardirq_timer);
+#if LH_HAVE_NMI_IPI
+	unregister_nmi_handler(NMI_LOCAL, "lh_load_test");
+#endif
 }
 
 module_init(lh_load_test_init);

@@ -44,13 +44,25 @@ rt_runtime=$(cat "$RT_RUNTIME")
 FAIR1=$LH_DEBUGFS/sched/fair_server/cpu1/runtime
 fair1=
 [ -w "$FAIR1" ] && fair1=$(cat "$FAIR1")
-# shellcheck disable=SC2016 # expanded when the trap runs
-trap 'echo "$rt_runtime" >"$RT_RUNTIME"; [ -z "$fair1" ] || echo "$fair1" >"$FAIR1"; lh_cleanup' EXIT
+
+# sched_restore - put RT throttling and CPU 1's fair server back as they were; the fair server first:
+# 6.12 refuses (EBUSY) RT throttling back on while a fair server has no runtime
+sched_restore()
+{
+	if [ -n "$fair1" ] && [ "$(cat "$FAIR1")" != "$fair1" ]; then
+		echo "$fair1" >"$FAIR1" || return 1
+	fi
+	if [ "$(cat "$RT_RUNTIME")" != "$rt_runtime" ]; then
+		echo "$rt_runtime" >"$RT_RUNTIME" || return 1
+	fi
+	return 0
+}
+trap 'sched_restore || lh_diag "could not restore $RT_RUNTIME / $FAIR1"; lh_cleanup' EXIT
 echo -1 >"$RT_RUNTIME"
 if [ -n "$fair1" ]; then
 	echo 0 >"$FAIR1" || lh_skip_all "cannot turn the fair server of CPU 1 off ($FAIR1)"
 fi
-lh_plan 4
+lh_plan 5
 lh_load_or_bail
 # The shell stays off CPU 1, which the hogs hold for hundreds of ms.
 taskset -p -c 0 $$ >/dev/null 2>&1 || lh_diag "cannot pin the test shell to CPU 0"
@@ -175,5 +187,10 @@ kill -USR1 $hog
 hog_wait
 sl_wait
 blocked_check wait_behind_a_pi_boosted_owner_is_not_filed
+
+lh_case_begin
+sched_restore || lh_err "RT throttling or the fair server of CPU 1 not restored:" \
+	"$(cat "$RT_RUNTIME") / $(cat "$FAIR1" 2>/dev/null)"
+lh_case_end scheduler_settings_restored
 
 hl_finish_checked 0

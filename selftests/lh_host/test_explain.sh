@@ -51,6 +51,8 @@ thread 0 0
 other 61371 1
 window 7786898
   vector 236 local_timer 1 7709363
+    timer lh_hardirq_fn [lh_load_test] 1 7700120
+    timer hrtimer_wakeup 1 2100
   softirq 7 SCHED 1 16164
   idle 61371
 EOF
@@ -77,7 +79,7 @@ case_text()
 	lh explain
 	expect_rc 0 "lh explain"
 	cat >"$TMP/want" <<'EOF'
-wakeup on CPU1: rt_sleeper/242 (prio 80) waited 7786.9 us to run: 7709.4 us in hard IRQs (1 x local_timer 7709.4 us); 61.4 us other (idle 61.4 us); 16.2 us in softirqs (1 x SCHED 16.2 us).
+wakeup on CPU1: rt_sleeper/242 (prio 80) waited 7786.9 us to run: 7709.4 us in hard IRQs (1 x local_timer 7709.4 us (of it 1 x timer lh_hardirq_fn [lh_load_test] 7700.1 us, 1 x timer hrtimer_wakeup 2.1 us)); 61.4 us other (idle 61.4 us); 16.2 us in softirqs (1 x SCHED 16.2 us).
 missed_timer_offsets on CPU1: the timer of rt_sleeper/242 (prio 80) fired 4243.6 us late: 4211.3 us in hard IRQs (1 x local_timer 4201.0 us, 1 x virtio0 irq 11 10.3 us); 28.1 us in other threads (ktimers/1 (pid 1234, prio 1) 20.1 us, 1 more 8.0 us); 3.0 us other (3.0 us before the oldest event explain still held, not explained); 1.2 us in NMIs (1 x NMI).
 EOF
 	expect_out "$TMP/want" "lh explain"
@@ -130,6 +132,7 @@ r = w["1"]
 assert r["window_ns"] == 7786898 and r["hardirq"] == {"ns": 7709363, "count": 1}
 assert sum(r[c]["ns"] for c in ("hardirq", "softirq", "nmi", "thread", "other")) == r["window_ns"]
 assert r["details"][0] == {"kind": "vector", "id": 236, "name": "local_timer", "count": 1, "ns": 7709363}, r["details"][0]
+assert r["details"][1] == {"kind": "timer", "function": "lh_hardirq_fn [lh_load_test]", "count": 1, "in": 0, "ns": 7700120}, r["details"][1]
 assert r["max"] == {"latency": 7786, "pid": 242, "prio": 80, "comm": "rt_sleeper"}, r["max"]
 assert r["text"].startswith("wakeup on CPU1: rt_sleeper/242 (prio 80) waited 7786.9 us")
 m = d["types"]["missed_timer_offsets"]["cpus"]["1"]
@@ -157,12 +160,55 @@ case_malformed()
 	LH_ROOT=$TMP/bad lh explain
 	expect_rc 2 "an unknown detail line"
 	expect_err "unknown detail line" "an unknown detail line"
+	cp "$TMP/t/wakeup/explain-CPU1" "$TMP/bad/wakeup/explain-CPU1"
+	echo "    timer hrtimer_wakeup 1 2" >>"$TMP/bad/wakeup/explain-CPU1"
+	LH_ROOT=$TMP/bad lh explain
+	expect_rc 2 "a timer line under idle"
+	expect_err "a timer line under no irq, vector or softirq line" "a timer line under idle"
+	cp "$TMP/t/wakeup/explain-CPU1" "$TMP/bad/wakeup/explain-CPU1"
+	sed -i 's/^    timer hrtimer_wakeup/  timer hrtimer_wakeup/' "$TMP/bad/wakeup/explain-CPU1"
+	LH_ROOT=$TMP/bad lh explain
+	expect_rc 2 "a timer line with two blanks"
+	expect_err "a timer line, and only it, starts with four blanks" "a timer line with two blanks"
 	sed -i 's/explain=[01]//' "$TMP/bad/status"
 	LH_ROOT=$TMP/bad lh explain
 	expect_rc 2 "a module without explain"
 	expect_err "no type has explain files" "a module without explain"
 	rm -rf "$TMP/bad"
 	case_end malformed_records_exit_2
+}
+
+# case_section - a critical section's record (a real one: 6.12-preempt, a
+# natural 114 ms preempt-off section of ksoftirqd running RCU) tells how
+# long the section held the CPU and who held it
+case_section()
+{
+	cp -r "$TMP/t" "$TMP/sec"
+	echo "preemptoff available=1 enabled=1 bytes=164560 switch=preemptirqsoff needs=- pid=0 max=0 counters=1 syscall_slow_path=0 explain=1" >>"$TMP/sec/status"
+	mkdir "$TMP/sec/preemptoff"
+	echo "(none)" >"$TMP/sec/preemptoff/explain-CPU0"
+	cat >"$TMP/sec/preemptoff/explain-CPU1" <<'EOF'
+hardirq 306007 2
+softirq 113871343 2
+nmi 0 0
+thread 28257 1
+other 0 0
+window 114205607
+  vector 253 reschedule 1 5168
+  vector 236 local_timer 1 300839
+    timer tick_nohz_handler 1 182432
+  softirq 7 SCHED 1 64316
+  softirq 9 RCU 1 113807027
+  thread 23 -21 ksoftirqd/1 28257
+EOF
+	LH_ROOT=$TMP/sec lh explain preemptoff
+	expect_rc 0 "lh explain preemptoff"
+	cat >"$TMP/want" <<'EOF'
+preemptoff on CPU1: preemption was off for 114205.6 us: 113871.3 us in softirqs (1 x SCHED 64.3 us, 1 x RCU 113807.0 us); 306.0 us in hard IRQs (1 x reschedule 5.2 us, 1 x local_timer 300.8 us (of it 1 x timer tick_nohz_handler 182.4 us)); 28.3 us in the task that held it (ksoftirqd/1 (pid 23, prio -21) 28.3 us).
+EOF
+	expect_out "$TMP/want" "lh explain preemptoff"
+	rm -rf "$TMP/sec"
+	case_end critical_section_tells_who_held_it
 }
 
 # case_off - nothing explained and explain off: say how to turn it on
@@ -194,6 +240,7 @@ for f in ${*:-gawk mawk busybox}; do
 	case_cpu_type
 	case_json
 	case_malformed
+	case_section
 	case_off
 done
 

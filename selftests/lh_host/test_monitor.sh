@@ -261,15 +261,19 @@ t0 = starts[0]["time_epoch_s"]
 prev = t0
 ok = True
 for d in reads:
-    ok = ok and d["time_epoch_s"] - d["interval_s"] == prev and d["interval_s"] >= (1 if d is not reads[-1] else 0)
+    ok = ok and d["time_epoch_s"] - d["interval_s"] == prev and d["interval_s"] >= 0
     prev = d["time_epoch_s"]
-print(ok, reads[0]["interval_s"] >= 1, reads[1]["interval_s"] >= 1, starts[1]["continues"],
+# reads are due every --interval after the start read: one that comes late
+# (a loaded host) leaves a shorter interval to the next, so only the sum of
+# the two is bounded: 2 s of uptime after the start read, at least one whole
+# epoch second even when the start read's clock was read late
+print(ok, reads[0]["interval_s"] + reads[1]["interval_s"] >= 1, starts[1]["continues"],
       starts[1]["gap_s"] == reads[2]["interval_s"], starts[1]["gap_s"] >= 1,
       [d["samples"] for d in reads], starts[0]["interval_s"], starts[1]["types"])
 EOF
 )
 	[ "$out" = "start stop start stop 3 ['wakeup', 'wakeup/sharedprio']
-True True True True True True [0, 0, 4] 1 ['wakeup', 'wakeup/sharedprio']" ] || err "intervals and restart: $out"
+True True True True True [0, 0, 4] 1 ['wakeup', 'wakeup/sharedprio']" ] || err "intervals and restart: $out"
 	# a state of another tree is not continued
 	rm -rf "$TMP/r2"
 	cp -r "$R" "$TMP/r2"
