@@ -41,7 +41,8 @@
 #         headers tree kernels.sh unpacked), while the guest runs: one test
 #      d. boot R with scripts/vm-run.sh, cwd build/R/src/selftests, running `sh ./run.sh` with
 #         LH_MODULE, LH_LOAD_TEST_MODULE (if built), LH_SELFTEST_DIR (absolute host paths, visible in the
-#         guest through the shared root), LH_QUICK, and the matrix's selection: LH_TESTS, and
+#         guest through the shared root), LH_QUICK, LH_DISPOSABLE_BOOT=1 (the guest is powered off after:
+#         tests that leave the boot changed may run), and the matrix's selection: LH_TESTS, and
 #         LH_SKIP_TESTS with the reason of each test left out (run.sh reports those as KTAP SKIP)
 #      e. the build and the guest dmesg check are one test each; the selftests count by the last
 #         "# Totals: pass:P fail:F xfail:X xpass:XP skip:S error:E" line (pass+xfail pass;
@@ -418,7 +419,7 @@ test_kernel() {
 
 	select_tests "$k" "$src/selftests/Makefile"
 	local -a args=(--env "LH_MODULE=$src/latency_hist.ko" --env "LH_SELFTEST_DIR=$src/selftests"
-		--env "LH_QUICK=$quick" --smp "$(job_setting "$k" cpus 2)" --mem "$(job_setting "$k" mem 2048)"
+		--env "LH_QUICK=$quick" --env LH_DISPOSABLE_BOOT=1 --smp "$(job_setting "$k" cpus 2)" --mem "$(job_setting "$k" mem 2048)"
 		--timeout "${timeout:-$(job_setting "$k" timeout "${LH_VM_TIMEOUT:-1200}")}")
 	local test_timeout setting
 	test_timeout=$(job_setting "$k" test_timeout "")
