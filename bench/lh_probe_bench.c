@@ -30,8 +30,8 @@
  *   c_*          building blocks of the probes, for comparison: one
  *                ktime_get_mono_fast_ns(), one local_clock(), one
  *                raw_spin_lock_irqsave()/unlock_irqrestore() pair, one
- *                lh_clock_ns() reading the TSC (c_tsc: x86 with a TSC
- *                rate, whether or not latency_hist would take it)
+ *                lh_clock_stamp() reading the TSC (c_tsc: x86 with a
+ *                TSC rate, whether or not latency_hist would take it)
  *
  * The woken task is a kthread of this module that never runs before unload
  * (SCHED_FIFO 50, so latency_hist follows it); the calls are made on its CPU
@@ -273,7 +273,7 @@ static void lh_bench_local_clock_round(struct lh_bench *b)
 /* lh_bench_tsc_round - latency_hist's clock helper reading the TSC */
 static void lh_bench_tsc_round(struct lh_bench *b)
 {
-	b->sink_ns += lh_clock_ns();
+	b->sink_ns += lh_clock_stamp();
 }
 
 /* lh_bench_lock_round - a raw spinlock taken and released, irqsave */
