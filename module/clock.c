@@ -95,7 +95,8 @@ static int lh_clock_watch(struct notifier_block *nb, unsigned long was_set,
 static struct notifier_block lh_clock_nb = {
 	.notifier_call = lh_clock_watch,
 };
-static bool lh_clock_watched;
+
+static bool lh_clock_watched;	/* lh_clock_nb is registered */
 #endif
 
 /**
