@@ -145,6 +145,7 @@ config_set() {
 	st)       if [ "$on" = 1 ]; then lh_on wakeup switchtime; else lh_off; fi ;;
 	twsw)     if [ "$on" = 1 ]; then lh_on wakeup missed_timer_offsets timerandwakeup switchtime timerwakeupswitch; else lh_off; fi ;;
 	pirq)     if [ "$on" = 1 ]; then lh_on preemptirqsoff; else lh_off; fi ;;
+	pirq_x)   if [ "$on" = 1 ]; then lh_on preemptirqsoff && echo 1 > "$LH/explain/enable"; else lh_off; fi ;;
 	all)      if [ "$on" = 1 ]; then lh_on $ALL_SW; else lh_off; fi ;;
 	histtrig) histtrig_set "$on" ;;
 	bpf)      bpf_set "$on" ;;
@@ -196,6 +197,8 @@ pick_configs() {
 	fi
 	if [ "$pirq" = 1 ]; then
 		CONFIGS_DEFAULT="$CONFIGS_DEFAULT empty_pirq pirq"
+		# explain on: what a section pays at its close
+		case $CONFIGS_DEFAULT in *explain*) CONFIGS_DEFAULT="$CONFIGS_DEFAULT pirq_x" ;; esac
 	else
 		echo "SKIP pirq empty_pirq events_pirq: no preemptirq tracepoints in this kernel"
 	fi

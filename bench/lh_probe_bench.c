@@ -27,6 +27,9 @@
  *                (2 calls): what each interrupt pays while explain is on
  *                (an x86 vector's entry and exit probes are the same code)
  *   softirq      softirq_entry and softirq_exit (2 calls; idem)
+ *   hrtimer      hrtimer_expire_entry and hrtimer_expire_exit of a timer
+ *                nobody armed through hrtimer_start (2 calls): what every
+ *                hrtimer callback pays while explain is on
  *   c_*          building blocks of the probes, for comparison: one
  *                ktime_get_mono_fast_ns(), one local_clock(), one
  *                raw_spin_lock_irqsave()/unlock_irqrestore() pair, one
@@ -258,6 +261,20 @@ static void lh_bench_softirq_round(struct lh_bench *b)
 	LH_CALL_PROBES(b->tps[LH_B_SOFTIRQ_EXIT], lh_softirq_fn, 1);
 }
 
+/*
+ * lh_bench_hrtimer_round - an hrtimer callback's expire entry and exit, of
+ * a timer no hrtimer_start announced (missed_timer_offsets ignores it):
+ * what every hrtimer callback pays while explain is on
+ */
+static void lh_bench_hrtimer_round(struct lh_bench *b)
+{
+	ktime_t now = hrtimer_get_expires(&b->sl->timer);
+
+	LH_CALL_PROBES(b->tps[LH_B_ENTRY], lh_entry_fn, &b->sl->timer,
+		       lh_now_arg(now));
+	LH_CALL_PROBES(b->tps[LH_B_EXIT], lh_exit_fn, &b->sl->timer);
+}
+
 /* lh_bench_mono_fast_round - the clock the wakeup probes read */
 static void lh_bench_mono_fast_round(struct lh_bench *b)
 {
@@ -325,6 +342,8 @@ static const struct lh_bench_scenario lh_bench_scenarios[] = {
 	  BIT(LH_B_IRQ_ENTRY) | BIT(LH_B_IRQ_EXIT) },
 	{ "softirq", lh_bench_softirq_round, 2,
 	  BIT(LH_B_SOFTIRQ_ENTRY) | BIT(LH_B_SOFTIRQ_EXIT) },
+	{ "hrtimer", lh_bench_hrtimer_round, 2,
+	  BIT(LH_B_ENTRY) | BIT(LH_B_EXIT) },
 	/* what the probes are made of, for the report; no tracepoint */
 	{ "c_mono_fast", lh_bench_mono_fast_round, 1, 0 },
 	{ "c_local_clock", lh_bench_local_clock_round, 1, 0 },

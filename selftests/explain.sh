@@ -47,12 +47,16 @@
 #     is the maximum, gives hardirq >= S/2 us with the local timer and
 #     lh_hardirq_fn named, and the rest to the owner, lh_load_test.
 #  9. a plain preempt-off section: the owner's thread time is >= half the
-#     window; 10. an irqs-off one in irqsoff/explain-CPU1 likewise. A
+#     window; 10. an irqs-off one in irqsoff/explain-CPU1 likewise. The
+#     sections are switched off before the files are read (the debug
+#     kernel's own sections of 100-250 ms would change them between two
+#     reads). A
 #     maximum whose owner is not lh_load_test is not an injected section
 #     (the record names who held it, e.g. an interrupt stalled 72 ms in
 #     idle): once more, then skipped, saying so.
 #  5. equal priority: a SCHED_FIFO 80 sleeper on CPU 1 (pid filter on it,
-#     100 loops of 10 ms; the spin starts once it runs them as SCHED_FIFO)
+#     10 ms loops until the spin is over; the spin starts once it runs
+#     them as SCHED_FIFO)
 #     wakes while rt_hog spins HOG_MS = 200 ms at SCHED_FIFO 80 there, so it
 #     waits behind an equal-priority thread that runs first: the maximum of
 #     wakeup/sharedprio/CPU1 is >= HOG_MS / 4, and its explain-CPU1 adds up
@@ -406,8 +410,17 @@ x_section_case()
 	echo 3000 >"$LT_PARAMS/gap_us"
 	xs_f=$(x_file "$2" 1)
 	for xs_try in 1 2; do
+		lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 1
 		lh_reset "$2"
 		lt_trigger || lh_err "lh_load_test mode=$1 irq_spin_us=$3 failed"
+		# Off before reading: it unhooks and waits for the filings in
+		# flight, so the histogram and explain-CPU1 are read as they
+		# stand. On they change between two reads: a 7.3 debug kernel
+		# under a loaded emulator files sections of 100-250 ms of its
+		# own (sh, awk, rcu_preempt...) every few seconds, each a new
+		# maximum that the file then explains, so an explain-CPU1 read
+		# a moment before the maximum could name an older sample.
+		lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 0
 		xs_own=$(awk '$1 == "thread" && $4 == "lh_load_test" { s += $NF } END { print s + 0 }' "$xs_f")
 		[ "$xs_own" = 0 ] || break
 		lh_diag "try $xs_try: $2/CPU1 maximum $(hl_max "$2" 1) us is not lh_load_test's: once more"
@@ -449,11 +462,9 @@ x_section_case()
 	lh_case_end "$4"
 }
 
-lh_available preemptoff && lh_enable preemptirqsoff
 x_section_case preempt preemptoff $((S / 2)) preemptoff_section_with_hardirq_explained
 x_section_case preempt preemptoff 0 preemptoff_plain_section_is_the_owners
 x_section_case irq irqsoff 0 irqsoff_section_is_the_owners
-lh_available preemptoff && lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 0
 
 lt_unload
 
@@ -467,7 +478,11 @@ hog_ready()
 }
 
 lh_case_begin
-sl_start "$LH_TMP/sl2" -c 1 -p $PRIO -i 10000 -l 100 ||
+# -l 0: it sleeps until told to stop, so it is still there when the spin
+# starts however long the shell takes to see it at SCHED_FIFO (a 7.3 debug
+# kernel under a loaded emulator took about 2 s per poll below, longer
+# than 100 loops of 10 ms: the spin came after the sleeper had ended)
+sl_start "$LH_TMP/sl2" -c 1 -p $PRIO -i 10000 -l 0 ||
 	lh_bail "rt_sleeper did not start"
 "$LH_BINDIR/rt_hog" spin -w -c 1 -p $PRIO -d $HOG_MS >"$LH_TMP/hog" 2>"$LH_TMP/hog.err" &
 HOG=$!
@@ -477,15 +492,18 @@ lh_reset wakeup wakeup/sharedprio
 sl_go
 # the spin starts once the sleeper runs its loops (SCHED_FIFO, field 41)
 n=0
-until [ "$(awk '{ print $41 }' "/proc/$SL_PID/task/$SL_TID/stat" 2>/dev/null)" = 1 ] ||
-	[ $n -ge 300 ]; do
+until [ "$(awk '{ print $41 }' "/proc/$SL_PID/task/$SL_TID/stat" 2>/dev/null)" = 1 ]; do
+	kill -0 "$SL_PID" 2>/dev/null || lh_bail "rt_sleeper ended before its loops: $(cat "$LH_TMP/sl2.err")"
+	[ $n -lt 300 ] || lh_bail "rt_sleeper is not SCHED_FIFO after $n polls"
 	n=$((n + 1))
 	lh_sleep_s 0.01
 done
+lh_diag "rt_sleeper runs its loops at SCHED_FIFO (seen after $n polls): rt_hog spins"
 kill -USR1 "$HOG"
-sl_wait
 wait "$HOG" || lh_err "rt_hog failed: $(cat "$LH_TMP/hog.err")"
 HOG=
+kill -TERM "$SL_PID"	# it ends after its current loop
+sl_wait
 hl_show_totals wakeup wakeup/sharedprio
 m=$(hl_max wakeup/sharedprio 1)
 if [ "$m" = "<undef>" ] || [ "$m" -lt $((HOG_MS * 1000 / 4)) ]; then
