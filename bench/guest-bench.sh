@@ -20,6 +20,7 @@
 #   MICRO_CALLS [1000000]  CONFIGS [every one this kernel supports; a name
 #   with _k appended (taw_k) loads the module with clock=kernel]
 #   WORKLOADS [pingpong perfpipe hackbench syscall]  WAKER_GAP [300]
+#   MICRO_ONLY [every scenario; else those whose name starts with it]
 #
 # Lines: RESULT round=R config=C workload=W value=V unit=U
 #        MICRO config=C scenario=S ns_per_round=X ns_per_call=Y
@@ -40,6 +41,7 @@ SYS_LOOPS=${SYS_LOOPS:-20000}
 MICRO_CALLS=${MICRO_CALLS:-1000000}
 WORKLOADS=${WORKLOADS:-pingpong perfpipe hackbench syscall}
 WAKER_GAP=${WAKER_GAP:-300}
+MICRO_ONLY=${MICRO_ONLY:-}
 LH=/sys/kernel/debug/latency_hist
 TR=/sys/kernel/tracing
 CPU=1					# where the pinned workloads run
@@ -244,13 +246,18 @@ run_micro() {
 	for c in $CONFIGS; do
 		config_set 1 "$c" || { config_set 0 "$c" 2>/dev/null; continue; }
 		dmesg -C
-		insmod "$BENCH/lh_probe_bench.ko" calls="$MICRO_CALLS" waker_gap="$WAKER_GAP" 2>/dev/null
+		insmod "$BENCH/lh_probe_bench.ko" calls="$MICRO_CALLS" waker_gap="$WAKER_GAP" \
+			${MICRO_ONLY:+only="$MICRO_ONLY"} 2>/dev/null
 		dmesg | sed -n 's/.*lh_probe_bench: scenario=\([a-z_]*\) .*ns_per_round=\([0-9.]*\) ns_per_call=\([0-9.]*\).*/\1 \2 \3/p' |
 			while read -r s pr pc; do
 				echo "MICRO config=$c scenario=$s ns_per_round=$pr ns_per_call=$pc"
 			done
 		dmesg | sed -n 's/.*lh_probe_bench: wakers \(scenario=.*\)/MICRO_WAKERS config='"$c"' \1/p'
-		[ "$(cat "$LH/enable/wakeup" 2>/dev/null)" = 1 ] && [ "$ncpus" -gt 1 ] && count_fair "$c"
+		case $MICRO_ONLY in
+		''|w|wa|wak|wake|waker|wakers*)	# the wakers_* scenarios ran: count the fair path
+			[ "$(cat "$LH/enable/wakeup" 2>/dev/null)" = 1 ] && [ "$ncpus" -gt 1 ] &&
+				count_fair "$c" ;;
+		esac
 		config_set 0 "$c"
 	done
 }

@@ -29,7 +29,7 @@
 #   --out DIR          results (default build/bench); the report is DIR/report.md
 #   --append STR       extra guest kernel command line (e.g. tsc=reliable: the TSC clock of the module)
 # Environment passed to the guest: PP_LOOPS PERF_LOOPS HB_LOOPS SYS_LOOPS MICRO_CALLS CONFIGS WORKLOADS
-#   WAKER_GAP (bench/guest-bench.sh).
+#   WAKER_GAP MICRO_ONLY (bench/guest-bench.sh).
 # Exit status: 0 if every boot ran to the end with a clean dmesg, 1 otherwise.
 
 set -euo pipefail
@@ -100,7 +100,7 @@ guest_env() {
 	else
 		genv+=(--env "ROUNDS=$rounds")
 	fi
-	for v in PP_LOOPS PERF_LOOPS HB_LOOPS SYS_LOOPS MICRO_CALLS CONFIGS WORKLOADS WAKER_GAP; do
+	for v in PP_LOOPS PERF_LOOPS HB_LOOPS SYS_LOOPS MICRO_CALLS CONFIGS WORKLOADS WAKER_GAP MICRO_ONLY; do
 		if [ -n "${!v:-}" ]; then genv+=(--env "$v=${!v}"); fi
 	done
 }
