@@ -41,8 +41,8 @@
  *   c_*          building blocks of the probes, for comparison: one
  *                ktime_get_mono_fast_ns(), one local_clock(), one
  *                raw_spin_lock_irqsave()/unlock_irqrestore() pair, one
- *                lh_clock_ns() reading the TSC (c_tsc: x86 with a TSC
- *                rate, whether or not latency_hist would take it), and
+ *                lh_clock_stamp() reading the TSC (c_tsc: x86 with a
+ *                TSC rate, whether or not latency_hist would take it), and
  *                c_arch_lock: the common path of latency_hist's wakeup
  *                lock (raw_local_irq_save(), arch_spin_trylock(),
  *                arch_spin_unlock(), raw_local_irq_restore())
@@ -311,7 +311,7 @@ static void lh_bench_local_clock_round(struct lh_bench *b)
 /* lh_bench_tsc_round - latency_hist's clock helper reading the TSC */
 static void lh_bench_tsc_round(struct lh_bench *b)
 {
-	b->sink_ns += lh_clock_ns();
+	b->sink_ns += lh_clock_stamp();
 }
 
 /* lh_bench_lock_round - a raw spinlock taken and released, irqsave */

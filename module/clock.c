@@ -15,8 +15,15 @@
  * scaled by one mult/shift, kept under the clocksource watchdog). Then
  * local_clock() reads the same counter on every CPU, and
  * sched_clock_stable(), which a module cannot call, is true. A later change
- * of clocksource because the TSC misbehaved marks it unstable, which the
- * probes see; a change by hand leaves the TSC as good as it was.
+ * of clocksource because the TSC misbehaved marks it unstable; a change by
+ * hand leaves the TSC as good as it was.
+ *
+ * The probes do not ask whether the TSC is still trusted (a call per
+ * window): timekeeping's update notifier, exported for the same purpose
+ * to KVM (which must know when the host stops timing on the TSC), asks at
+ * every update, each tick of the CPU that keeps time, and falls back.
+ * So the fall back comes within a tick of the kernel's verdict, which
+ * itself comes from a watchdog that compares clocks every half second.
  *
  * The mult/shift is computed once from tsc_khz, as the kernel's cyc2ns is
  * (which only rescales on frequency changes of a TSC without constant_tsc,
@@ -37,6 +44,8 @@
 #include <latency_hist/types.h>
 
 #ifdef LH_HAVE_TSC_CLOCK
+#include <linux/notifier.h>
+#include <linux/pvclock_gtod.h>
 #include <asm/cpufeature.h>
 #endif
 
@@ -49,42 +58,60 @@ MODULE_PARM_DESC(clock, "auto (default: the TSC where the kernel vouches for it)
 
 /* Why the clock is what it is, for status: no blanks (a status token). */
 static const char *lh_clock_why = "no_cycle_clock_on_this_architecture";
-/* Windows dropped: ends on two clocks, or the counter marked unstable. */
+/* Windows dropped: their ends were read on two clocks. */
 static atomic_long_t lh_clock_drops = ATOMIC_LONG_INIT(0);
 
 /**
- * lh_clock_drop() - a window is not filed: count it; if the kernel marked
- * the cycle counter unstable, fall back to the kernel's clocks for good
+ * lh_clock_drop() - a window is not filed: count it
  *
- * Out of line: it runs for the few windows open across a fall back, and
- * for the windows that find the counter unstable before the first of
- * them has switched.
+ * Out of line: it runs only for the few windows open across a fall back.
  *
  * Context: probe context, any.
  */
 noinline void notrace lh_clock_drop(void)
 {
 	atomic_long_inc(&lh_clock_drops);
-	if (READ_ONCE(lh_clock.cycles) && lh_cycles_unstable()) {
+}
+
+#ifdef LH_HAVE_TSC_CLOCK
+/*
+ * lh_clock_watch - timekeeping was updated (every tick of the CPU that keeps
+ * time, and at every clocksource change): if the kernel has marked the TSC
+ * unstable since, fall back to the kernel's clocks for good. Under the
+ * timekeeper's raw lock with its sequence count held for writing: it reads
+ * no clock and takes no lock.
+ */
+static int lh_clock_watch(struct notifier_block *nb, unsigned long was_set,
+			  void *priv)
+{
+	if (READ_ONCE(lh_clock.cycles) && check_tsc_unstable()) {
 		WRITE_ONCE(lh_clock_why, "tsc_marked_unstable_since_load");
 		/* Pairs with nothing: each reading carries its clock's mark. */
 		WRITE_ONCE(lh_clock.cycles, false);
 	}
+	return NOTIFY_DONE;
 }
+
+static struct notifier_block lh_clock_nb = {
+	.notifier_call = lh_clock_watch,
+};
+
+static bool lh_clock_watched;	/* lh_clock_nb is registered */
+#endif
 
 /**
  * lh_clock_mono_ns() - CLOCK_MONOTONIC for a record's timestamp
- * @now_ns: the window's end as the probes read it
+ * @now: the window's end as the probes stamped it
  *
- * A cycle-counter reading is not CLOCK_MONOTONIC: read that now, which is
- * the filing of the record, a few hundred ns after @now_ns.
+ * A cycle-counter stamp is not CLOCK_MONOTONIC: read that now, which is
+ * the filing of the record, a few hundred ns after @now.
  *
  * Context: any.
  * Return: ns of CLOCK_MONOTONIC.
  */
-u64 notrace lh_clock_mono_ns(u64 now_ns)
+u64 notrace lh_clock_mono_ns(u64 now)
 {
-	return now_ns & LH_CLOCK_CYCLES_BIT ? ktime_get_mono_fast_ns() : now_ns;
+	return now & LH_CLOCK_CYCLES_BIT ? ktime_get_mono_fast_ns() : now;
 }
 
 /**
@@ -128,15 +155,42 @@ int lh_clock_init(void)
 		lh_clock_why = "tsc_not_clocksource_nor_constant+nonstop";
 		return 0;
 	}
-	/* ns = cycles * 10^6 / kHz; the 128-bit product cannot overflow. */
+	/*
+	 * ns = cycles * 10^6 / kHz, us = cycles * 10^3 / kHz; the 128-bit
+	 * products cannot overflow.
+	 */
 	clocks_calc_mult_shift(&mult, &shift, tsc_khz, NSEC_PER_MSEC, 3600);
 	lh_clock.mult = mult;
 	lh_clock.shift = shift;
+	clocks_calc_mult_shift(&mult, &shift, tsc_khz, USEC_PER_MSEC, 3600);
+	lh_clock.us_mult = mult;
+	lh_clock.us_shift = shift;
 	WRITE_ONCE(lh_clock.cycles, true);
-	pr_debug("clock: tsc at %u kHz, mult %u shift %u\n", tsc_khz, mult,
-		 shift);
+	/* Registration runs the watch once: a TSC marked since is seen here. */
+	if (pvclock_gtod_register_notifier(&lh_clock_nb)) {
+		WRITE_ONCE(lh_clock.cycles, false);
+		lh_clock_why = "no_timekeeping_notifier";
+		return 0;
+	}
+	lh_clock_watched = true;
+	pr_debug("clock: tsc at %u kHz, ns mult %u shift %u, us mult %u shift %u\n",
+		 tsc_khz, lh_clock.mult, lh_clock.shift, mult, shift);
 #endif
 	return 0;
+}
+
+/**
+ * lh_clock_exit() - stop watching timekeeping
+ *
+ * Context: module exit. When it returns the watch is not running: the
+ * chain is called and changed under the same lock.
+ */
+void lh_clock_exit(void)
+{
+#ifdef LH_HAVE_TSC_CLOCK
+	if (lh_clock_watched)
+		pvclock_gtod_unregister_notifier(&lh_clock_nb);
+#endif
 }
 
 /* lh_clock_fallback_name - the kernel clock a kind falls back to */

@@ -26,6 +26,7 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/jump_label.h>
 #include <linux/mutex.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -83,6 +84,8 @@ static DEFINE_MUTEX(lh_control_lock);
 bool lh_switch_on[LH_NR_SWITCHES];
 pid_t lh_pid_filter[LH_NR_SWITCHES];
 s64 lh_stop_us[LH_NR_HISTS] = { [0 ... LH_NR_HISTS - 1] = S64_MAX };
+/* On while any threshold is: until then the probes do not compare. */
+DEFINE_STATIC_KEY_FALSE(lh_thresholds_on);
 static const char *lh_switch_reason[LH_NR_SWITCHES];	/* NULL: available */
 
 /* The gate: under the parameter lock. */
@@ -223,7 +226,17 @@ static int lh_pid_show(int sw, char *buf, size_t size, unsigned int flags)
 /* lh_threshold_store - <type>/threshold: microseconds up to INT_MAX, 0 off */
 static int lh_threshold_store(int id, const struct lh_ctl_req *req)
 {
+	bool any = false;
+	int i;
+
 	WRITE_ONCE(lh_stop_us[id], req->val ? (s64)req->val : S64_MAX);
+	for (i = 0; i < LH_NR_HISTS; i++)
+		any |= READ_ONCE(lh_stop_us[i]) != S64_MAX;
+	/* A probe that passes the branch still compares with the value. */
+	if (any)
+		static_branch_enable(&lh_thresholds_on);
+	else
+		static_branch_disable(&lh_thresholds_on);
 	return 0;
 }
 

@@ -53,7 +53,7 @@ static int __init lh_init(void)
 	lh_tp_lookup();
 	ret = lh_preemptirq_init();
 	if (ret)
-		return ret;
+		goto out_clock_exit;
 
 	ret = lh_counters_init();
 	if (ret)
@@ -86,6 +86,8 @@ out_counters_exit:
 	lh_counters_exit();
 out_preemptirq_exit:
 	lh_preemptirq_exit();
+out_clock_exit:
+	lh_clock_exit();
 	return ret;
 }
 
@@ -97,6 +99,7 @@ static void __exit lh_exit(void)
 	lh_explain_exit();
 	lh_counters_exit();
 	lh_preemptirq_exit();
+	lh_clock_exit();
 }
 
 module_init(lh_init);

@@ -48,7 +48,7 @@
  * the traced way, and the sections that makes are measured, but not traced
  * (the emitting flag keeps tracing from recursing).
  *
- * Clock: lh_clock_local_ns() (clock.h): the TSC where the kernel vouches
+ * Clock: lh_clock_local_stamp() (clock.h): the TSC where the kernel vouches
  * for it, else local_clock(); consistent on one CPU, which is all a
  * section needs. A section whose ends were read on two clocks is dropped.
  *
@@ -95,12 +95,12 @@ enum lh_off {
 
 /*
  * struct lh_section - one kind of open critical section on one CPU
- * @start_ns: lh_clock_local_ns() when it began
+ * @start:    lh_clock_local_stamp() when it began
  * @open:     a section is being timed
  * @mark:     the counters when it began, if counting was on
  */
 struct lh_section {
-	u64 start_ns;
+	u64 start;
 	bool open;
 	struct lh_pmu_mark mark;
 };
@@ -130,11 +130,11 @@ static const enum lh_hist_id lh_off_hist[LH_NR_OFF] = {
 };
 
 /* lh_section_open - start timing unless a section is open already */
-static __always_inline void lh_section_open(struct lh_section *s, u64 now_ns)
+static __always_inline void lh_section_open(struct lh_section *s, u64 now)
 {
 	if (s->open)
 		return;
-	s->start_ns = now_ns;
+	s->start = now;
 	s->open = true;
 	if (lh_counting())
 		lh_pmu_read(&s->mark);
@@ -147,15 +147,15 @@ static __always_inline void lh_section_open(struct lh_section *s, u64 now_ns)
  */
 static __always_inline bool lh_section_close(struct lh_section *s,
 					     enum lh_hist_id id, int cpu,
-					     u64 now_ns, s64 *lat_us)
+					     u64 now, s64 *lat_us)
 {
 	if (!s->open)
 		return false;
 	s->open = false;
-	if (!lh_clock_window_ok(s->start_ns, now_ns))
+	if (!lh_clock_window_ok(s->start, now))
 		return false;
-	*lat_us = div_s64((s64)(now_ns - s->start_ns), LH_NSEC_PER_USEC);
-	lh_hist_record(lh_hist_cpu(id, cpu), *lat_us);
+	*lat_us = lh_clock_us(s->start, now);
+	lh_hist_record(lh_hist_cpu_filing(id, cpu), *lat_us);
 	if (lh_counting())
 		lh_pmu_file(id, *lat_us, &s->mark);
 	return true;
@@ -195,16 +195,16 @@ static __always_inline void lh_went_off(enum lh_off what)
 {
 	struct lh_sections_cpu *sc;
 	unsigned long flags = 0;
-	u64 now_ns;
+	u64 now;
 
 	if (what == LH_OFF_PREEMPT)
 		raw_local_irq_save(flags);
 	sc = lh_sections_enter();
 	if (sc) {
-		now_ns = lh_clock_local_ns();
-		lh_section_open(&sc->off[what], now_ns);
+		now = lh_clock_local_stamp();
+		lh_section_open(&sc->off[what], now);
 		if (sc->off[!what].open)
-			lh_section_open(&sc->both, now_ns);
+			lh_section_open(&sc->both, now);
 		/* Before interrupts come back: see lh_came_on(). */
 		lh_sections_leave(sc);
 	}
@@ -240,7 +240,7 @@ static __always_inline void lh_came_on(enum lh_off what)
 	unsigned long flags = 0;
 	s64 lat_us = 0, both_us = 0;
 	bool closed, both_closed;
-	u64 now_ns, len_ns = 0, both_ns = 0, end_ns = 0;
+	u64 now, len_ns = 0, both_ns = 0, end_ns = 0;
 	int cpu;
 
 	if (what == LH_OFF_PREEMPT)
@@ -251,17 +251,17 @@ static __always_inline void lh_came_on(enum lh_off what)
 			raw_local_irq_restore(flags);
 		return;
 	}
-	now_ns = lh_clock_local_ns();
+	now = lh_clock_local_stamp();
 	cpu = raw_smp_processor_id();
 	if (lh_explaining()) {
 		/* the window ends here, before a held-off interrupt runs */
 		end_ns = lh_clock_ns();
-		len_ns = now_ns - sc->off[what].start_ns;
-		both_ns = now_ns - sc->both.start_ns;
+		len_ns = lh_clock_delta_ns(sc->off[what].start, now);
+		both_ns = lh_clock_delta_ns(sc->both.start, now);
 	}
-	closed = lh_section_close(&sc->off[what], id, cpu, now_ns, &lat_us);
+	closed = lh_section_close(&sc->off[what], id, cpu, now, &lat_us);
 	both_closed = lh_section_close(&sc->both, LH_HIST_PREEMPTIRQSOFF, cpu,
-				       now_ns, &both_us);
+				       now, &both_us);
 	/* Not busy before interrupts come back: the one held off is measured. */
 	lh_sections_leave(sc);
 	if (what == LH_OFF_PREEMPT)

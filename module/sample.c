@@ -22,7 +22,7 @@
  * @timeroffset_us: the timer part of @lat_us
  * @victim:         the task that waited
  * @culprit:        the task that ran meanwhile
- * @now_ns:         the window's end (lh_clock_ns())
+ * @now:            the window's end (lh_clock_stamp())
  *
  * Out of line, so that the common path does not set up (and zero-initialise)
  * an 80-byte record it does not need.
@@ -32,14 +32,14 @@
 noinline void lh_sample_record_max(struct lh_hist_cpu *h, s64 lat_us,
 				   s64 timeroffset_us,
 				   struct task_struct *victim,
-				   struct task_struct *culprit, u64 now_ns)
+				   struct task_struct *culprit, u64 now)
 {
 	struct lh_max_record rec;
 
 	rec.valid = true;
 	rec.latency_us = lat_us;
 	rec.timeroffset_us = timeroffset_us;
-	rec.timestamp_ns = lh_clock_mono_ns(now_ns);
+	rec.timestamp_ns = lh_clock_mono_ns(now);
 	lh_task_info_fill(&rec.victim, victim);
 	lh_task_info_fill(&rec.culprit, culprit);
 	lh_hist_record_max(h, &rec);
@@ -53,7 +53,7 @@ noinline void lh_sample_record_max(struct lh_hist_cpu *h, s64 lat_us,
  * @timeroffset_us: the timer part of @lat_us
  * @victim:         the task that waited, alive
  * @culprit:        the copy
- * @now_ns:         the window's end (lh_clock_ns())
+ * @now:            the window's end (lh_clock_stamp())
  *
  * Context: probe context, any.
  */
@@ -61,14 +61,14 @@ noinline void lh_sample_record_max_copy(struct lh_hist_cpu *h, s64 lat_us,
 					s64 timeroffset_us,
 					struct task_struct *victim,
 					const struct lh_task_info *culprit,
-					u64 now_ns)
+					u64 now)
 {
 	struct lh_max_record rec;
 
 	rec.valid = true;
 	rec.latency_us = lat_us;
 	rec.timeroffset_us = timeroffset_us;
-	rec.timestamp_ns = lh_clock_mono_ns(now_ns);
+	rec.timestamp_ns = lh_clock_mono_ns(now);
 	lh_task_info_fill(&rec.victim, victim);
 	rec.culprit = *culprit;
 	lh_hist_record_max(h, &rec);

@@ -42,8 +42,8 @@
  * interrupts off and cleared by that CPU's syscall probes with preemption
  * off; nothing is shared, no lock is taken.
  *
- * Clock: lh_clock_ns() (clock.h), the wakeup histograms' clock, so that the
- * sums are of one clock; a window whose ends were read on two is dropped.
+ * Clock: lh_clock_stamp() (clock.h), the wakeup histograms' clock, so that
+ * the sums are of one clock; a window whose ends were read on two is dropped.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -67,7 +67,7 @@
  * @task:        identity only, never dereferenced; NULL when none
  * @pid:         its thread id, against a reused task_struct
  * @nr_switches: its nvcsw + nivcsw at the switch-in
- * @switch_ns:   lh_clock_ns() of the switch-in
+ * @switch_at:   lh_clock_stamp() of the switch-in
  * @taw_us:      its timerandwakeup value (timer offset + wakeup latency)
  * @offset_us:   the timer part of @taw_us
  * @culprit:     the task switched out for it
@@ -76,7 +76,7 @@ struct lh_switchtime_cpu {
 	struct task_struct *task;
 	pid_t pid;
 	unsigned long nr_switches;
-	u64 switch_ns;
+	u64 switch_at;
 	s64 taw_us;
 	s64 offset_us;
 	struct lh_task_info culprit;
@@ -94,7 +94,7 @@ static __always_inline unsigned long lh_nr_switches(struct task_struct *t)
  * lh_switchtime_start() - a wakeup filed in wakeup/ ends: note its switch-in
  * @next:      the wakee, being switched in on this CPU
  * @prev:      the task switched out for it
- * @now_ns:    lh_clock_ns() of the switch-in (the wakeup sample's end)
+ * @now:       lh_clock_stamp() of the switch-in (the wakeup sample's end)
  * @wakeup_us: the wakeup sample
  * @offset_us: the missed offset of the timer that woke it (0: none, or
  *             timerandwakeup off)
@@ -102,14 +102,14 @@ static __always_inline unsigned long lh_nr_switches(struct task_struct *t)
  * Context: sched_switch probe, interrupts off, switchtime enabled.
  */
 void notrace lh_switchtime_start(struct task_struct *next,
-				 struct task_struct *prev, u64 now_ns,
+				 struct task_struct *prev, u64 now,
 				 s64 wakeup_us, s64 offset_us)
 {
 	struct lh_switchtime_cpu *st = this_cpu_ptr(&lh_switchtime_cpus);
 
 	st->pid = next->pid;
 	st->nr_switches = lh_nr_switches(next);
-	st->switch_ns = now_ns;
+	st->switch_at = now;
 	st->taw_us = offset_us + wakeup_us;
 	st->offset_us = offset_us;
 	lh_task_info_fill(&st->culprit, prev);
@@ -123,7 +123,7 @@ void notrace lh_switchtime_start(struct task_struct *next,
  */
 static noinline void notrace lh_switchtime_end(void)
 {
-	u64 now_ns = lh_clock_ns();
+	u64 now = lh_clock_stamp();
 	struct lh_switchtime_cpu *st;
 	struct task_struct *task;
 	s64 lat_us;
@@ -138,17 +138,17 @@ static noinline void notrace lh_switchtime_end(void)
 	if (st->pid != current->pid ||
 	    st->nr_switches != lh_nr_switches(current))
 		goto out;	/* switched out before its return */
-	if (!lh_clock_window_ok(st->switch_ns, now_ns))
+	if (!lh_clock_window_ok(st->switch_at, now))
 		goto out;
 
 	cpu = smp_processor_id();
-	lat_us = div_s64((s64)(now_ns - st->switch_ns), LH_NSEC_PER_USEC);
+	lat_us = lh_clock_us(st->switch_at, now);
 	lh_sample_record_copy(LH_HIST_SWITCHTIME, cpu, lat_us, 0, current,
-			      &st->culprit, now_ns);
+			      &st->culprit, now);
 	if (lh_switch_enabled(LH_SW_TIMERWAKEUPSWITCH))
 		lh_sample_record_copy(LH_HIST_TIMERWAKEUPSWITCH, cpu,
 				      st->taw_us + lat_us, st->offset_us,
-				      current, &st->culprit, now_ns);
+				      current, &st->culprit, now);
 out:
 	preempt_enable_notrace();
 }

@@ -280,12 +280,13 @@ static void notrace lh_probe_hrtimer_expire_entry(void *data,
 	cpu = smp_processor_id();
 	if (lh_counts(task, current, cpu)) {
 		s64 lat_us = div_s64(lat_ns, LH_NSEC_PER_USEC);
-		u64 end_ns = lh_clock_ns();
+		u64 end = lh_clock_stamp();
 
 		lh_sample_record(LH_HIST_MISSED_TIMER_OFFSETS, cpu, lat_us,
-				 lat_us, task, current, end_ns);
+				 lat_us, task, current, end);
 		if (lh_explaining())
-			lh_explain_timer(timer, cpu, lat_us, start_ns, end_ns);
+			lh_explain_timer(timer, cpu, lat_us, start_ns,
+					 lh_clock_stamp_ns(end));
 		if (lh_counting())
 			lh_pmu_file_since_switch(LH_HIST_MISSED_TIMER_OFFSETS,
 						 lat_us);

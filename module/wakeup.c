@@ -61,7 +61,7 @@
  * (queued) arch_spin_lock(), so many wakers aimed at one CPU cannot starve
  * that CPU's switch, which holds its runqueue lock meanwhile.
  *
- * Clock: lh_clock_ns() (clock.h): the TSC where the kernel vouches that
+ * Clock: lh_clock_stamp() (clock.h): the TSC where the kernel vouches that
  * it is synchronized across CPUs, else ktime_get_mono_fast_ns()
  * (CLOCK_MONOTONIC); either way a wakeup started on one CPU and ended on
  * another is never negative or inflated by per-CPU clock skew, and one
@@ -100,7 +100,7 @@ struct lh_wakeup {
 	struct task_struct *task;	/* identity only: never dereferenced */
 	pid_t pid;
 	int prio;
-	u64 start_ns;
+	u64 start;		/* lh_clock_stamp() */
 	s64 timer_offset_us;	/* missed offset of the timer that woke it */
 	bool sharedprio;
 	bool chosen;
@@ -256,14 +256,14 @@ static __always_inline void lh_wakeup_start(struct task_struct *p)
 	}
 
 	/* The clock first: less to keep in registers across the call. */
-	w.start_ns = lh_clock_ns();
+	w.start = lh_clock_stamp();
 	w.task = p;
 	w.pid = p->pid;
 	w.prio = p->prio;
 	w.sharedprio = false;
 	w.chosen = pid_filter != 0;
-	w.timer_offset_us = lh_switch_enabled(LH_SW_TIMERANDWAKEUP) ?
-			    lh_timer_offset_take(p) : 0;
+	/* Filled only while timerandwakeup is on, which the filing checks. */
+	w.timer_offset_us = lh_timer_offset_take(p);
 	wc = per_cpu_ptr(&lh_wakeup_cpus, task_cpu(p));
 
 	flags = lh_wakeup_lock(wc);
@@ -357,19 +357,20 @@ static void notrace lh_probe_sched_pi_setprio(void *data,
  * exclusive-priority one also goes, with its timer's missed offset added,
  * into timerandwakeup, and its switch-in starts a switchtime sample
  */
-static __always_inline void lh_wakeup_record(u64 start_ns, s64 timer_offset_us,
+static __always_inline void lh_wakeup_record(u64 start, s64 timer_offset_us,
 					     bool sharedprio, int cpu,
 					     struct task_struct *prev,
 					     struct task_struct *next,
-					     u64 now_ns)
+					     u64 now)
 {
-	s64 lat_us = div_s64((s64)(now_ns - start_ns), LH_NSEC_PER_USEC);
+	s64 lat_us = lh_clock_us(start, now);
 	enum lh_hist_id id = sharedprio ? LH_HIST_WAKEUP_SHAREDPRIO :
 					  LH_HIST_WAKEUP;
 
-	lh_sample_record(id, cpu, lat_us, 0, next, prev, now_ns);
+	lh_sample_record(id, cpu, lat_us, 0, next, prev, now);
 	if (lh_explaining())
-		lh_explain_file(id, cpu, lat_us, start_ns, now_ns, prev);
+		lh_explain_file(id, cpu, lat_us, lh_clock_stamp_ns(start),
+				lh_clock_stamp_ns(now), prev);
 	if (lh_counting())
 		lh_pmu_wakeup_file(id, lat_us, next);
 	if (sharedprio)
@@ -377,9 +378,9 @@ static __always_inline void lh_wakeup_record(u64 start_ns, s64 timer_offset_us,
 	if (lh_switch_enabled(LH_SW_TIMERANDWAKEUP))
 		lh_sample_record(LH_HIST_TIMERANDWAKEUP, cpu,
 				 timer_offset_us + lat_us, timer_offset_us,
-				 next, prev, now_ns);
+				 next, prev, now);
 	if (lh_switch_enabled(LH_SW_SWITCHTIME))
-		lh_switchtime_start(next, prev, now_ns, lat_us, timer_offset_us);
+		lh_switchtime_start(next, prev, now, lat_us, timer_offset_us);
 }
 
 /*
@@ -395,12 +396,12 @@ static noinline void notrace lh_wakeup_switch(struct lh_wakeup_cpu *wc,
 	struct lh_wakeup *cur = &wc->tracked;
 	int prev_prio = lh_task_prio(prev);
 	/* What an ended wakeup needs, copied out in scalars (no stack record). */
-	u64 start_ns = 0;
+	u64 start = 0;
 	s64 timer_offset_us = 0;
 	bool ended = false, sharedprio = false;
 	int prio = 0;
 	/* Before the lock: waiting for it is our time, not the wakee's. */
-	u64 now_ns = lh_clock_ns();
+	u64 now = lh_clock_stamp();
 
 	/* Interrupts are off: lh_wakeup_spin() is lh_wakeup_lock() here. */
 	lh_wakeup_spin(wc);
@@ -414,7 +415,7 @@ static noinline void notrace lh_wakeup_switch(struct lh_wakeup_cpu *wc,
 		lh_wakeup_meet(cur, prev_prio);
 		if (cur->task && next == cur->task && next->pid == cur->pid) {
 			ended = true;
-			start_ns = cur->start_ns;
+			start = cur->start;
 			timer_offset_us = cur->timer_offset_us;
 			prio = cur->prio;
 			sharedprio = cur->sharedprio;
@@ -427,9 +428,9 @@ static noinline void notrace lh_wakeup_switch(struct lh_wakeup_cpu *wc,
 	arch_spin_unlock(&wc->lock);
 
 	if (ended && lh_wakeup_wanted(next->pid, prio) &&
-	    lh_clock_window_ok(start_ns, now_ns))
-		lh_wakeup_record(start_ns, timer_offset_us, sharedprio, cpu,
-				 prev, next, now_ns);
+	    lh_clock_window_ok(start, now))
+		lh_wakeup_record(start, timer_offset_us, sharedprio, cpu,
+				 prev, next, now);
 }
 
 /* lh_probe_sched_switch - end of a wakeup, or a reason to drop or share it */

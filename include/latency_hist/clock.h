@@ -2,27 +2,32 @@
 /*
  * clock.h - the clock every window of every type is read on
  *
- * lh_clock_ns() stamps windows that may start on one CPU and end on
- * another (wakeup, switchtime, the explain rings, the filing of a late
- * timer); lh_clock_local_ns() those that start and end on one CPU with
- * interrupts or preemption off (critical sections).
+ * lh_clock_stamp() stamps windows that may start on one CPU and end on
+ * another (wakeup, switchtime, the filing of a late timer);
+ * lh_clock_local_stamp() those that start and end on one CPU with
+ * interrupts or preemption off (critical sections). lh_clock_us() turns
+ * the two stamps of a window into the sample; lh_clock_ns() is now in ns,
+ * for the explain rings.
  *
- * Both read the cycle counter and scale it with a mult/shift computed at
- * load (module/clock.c) where the kernel vouches for it: a TSC at a
+ * Both read the cycle counter where the kernel vouches for it: a TSC at a
  * constant rate that does not stop, synchronized across CPUs (not marked
  * unstable), or one the kernel was told is reliable. That is what
  * local_clock() reads there too, through its per-CPU scaling and a
- * seqcount, for a tenth of the instructions. Elsewhere they read the
+ * seqcount, for a tenth of the instructions. A stamp is the raw count;
+ * the difference of two is scaled once, straight to microseconds, with a
+ * mult/shift computed at load (module/clock.c): one multiply per sample
+ * instead of one per reading and a division. Elsewhere they read the
  * kernel's clocks: ktime_get_mono_fast_ns() (CLOCK_MONOTONIC, the same on
  * every CPU) and local_clock() (consistent on one CPU).
  *
- * The kernel marks a TSC unstable when its watchdog sees it drift; the
- * end of each window asks (lh_clock_window_ok()), drops the window and
- * falls back for good. A cycle-counter reading carries LH_CLOCK_CYCLES_BIT,
- * so a window whose two ends were read on different clocks (the fall back
- * came while it was open) is told apart and dropped, never filed. Only
- * differences of two readings mean anything; lh_clock_mono_ns() gives
- * CLOCK_MONOTONIC for a record's timestamp.
+ * The kernel marks a TSC unstable when its watchdog sees it drift (it
+ * checks every half second); timekeeping's next update, within a tick,
+ * tells module/clock.c, which falls back for good, so the probes never ask
+ * themselves. A cycle-counter reading carries LH_CLOCK_CYCLES_BIT, so a
+ * window whose two ends were read on different clocks (the fall back came
+ * while it was open) is told apart and dropped (lh_clock_window_ok()),
+ * never filed. Only differences of two stamps mean anything;
+ * lh_clock_mono_ns() gives CLOCK_MONOTONIC for a record's timestamp.
  */
 #ifndef LH_CLOCK_H
 #define LH_CLOCK_H
@@ -46,14 +51,20 @@
 /*
  * struct lh_clock - the clock the probes read; written at load and once
  * more by a fall back, read by every probe (one cache line)
- * @cycles: read the cycle counter (else the kernel's clocks)
- * @mult:   cycles to ns: ns = cycles * @mult >> @shift
- * @shift:  see @mult
+ * @cycles:   read the cycle counter (else the kernel's clocks)
+ * @mult:     cycles to ns: ns = cycles * @mult >> @shift
+ * @shift:    see @mult
+ * @us_mult:  cycles to us: us = cycles * @us_mult >> @us_shift, so that a
+ *            sample costs one multiply, not a multiply per reading and a
+ *            division
+ * @us_shift: see @us_mult
  */
 struct lh_clock {
 	bool cycles;
 	u32 mult;
 	u32 shift;
+	u32 us_mult;
+	u32 us_shift;
 };
 
 extern struct lh_clock lh_clock;
@@ -65,11 +76,6 @@ static __always_inline u64 lh_cycles(void)
 	return rdtsc();
 }
 
-/* lh_cycles_unstable - has the kernel stopped trusting the counter? */
-static __always_inline bool lh_cycles_unstable(void)
-{
-	return check_tsc_unstable();
-}
 #else
 /* lh_cycles - no cycle clock here: never read (lh_clock.cycles stays false) */
 static __always_inline u64 lh_cycles(void)
@@ -77,11 +83,6 @@ static __always_inline u64 lh_cycles(void)
 	return 0;
 }
 
-/* lh_cycles_unstable - no cycle clock here */
-static __always_inline bool lh_cycles_unstable(void)
-{
-	return true;
-}
 #endif
 
 #ifdef CONFIG_X86_64
@@ -108,46 +109,101 @@ static __always_inline u64 lh_cycles_scale(u64 cycles, u32 mult, u32 shift)
 }
 #endif
 
-/* lh_clock_cycles_ns - the cycle counter in ns, marked as such */
-static __always_inline u64 lh_clock_cycles_ns(void)
-{
-	return lh_cycles_scale(lh_cycles(), lh_clock.mult, lh_clock.shift) |
-	       LH_CLOCK_CYCLES_BIT;
-}
-
-/* lh_clock_ns - now, for a window that may end on another CPU */
-static __always_inline u64 lh_clock_ns(void)
+/*
+ * lh_clock_stamp - now, for a window that may end on another CPU: raw
+ * cycles marked LH_CLOCK_CYCLES_BIT, or CLOCK_MONOTONIC ns. Only
+ * lh_clock_us(), lh_clock_delta_ns() and lh_clock_stamp_ns() read it.
+ */
+static __always_inline u64 lh_clock_stamp(void)
 {
 	if (likely(READ_ONCE(lh_clock.cycles)))
-		return lh_clock_cycles_ns();
+		return lh_cycles() | LH_CLOCK_CYCLES_BIT;
 	return ktime_get_mono_fast_ns();
 }
 
-/* lh_clock_local_ns - now, for a window that ends on this CPU */
-static __always_inline u64 lh_clock_local_ns(void)
+/* lh_clock_local_stamp - now, for a window that ends on this CPU */
+static __always_inline u64 lh_clock_local_stamp(void)
 {
 	if (likely(READ_ONCE(lh_clock.cycles)))
-		return lh_clock_cycles_ns();
+		return lh_cycles() | LH_CLOCK_CYCLES_BIT;
 	return local_clock();
 }
 
-/* lh_clock_differs - were @a_ns and @b_ns read on different clocks? */
-static __always_inline bool lh_clock_differs(u64 a_ns, u64 b_ns)
+/*
+ * lh_clock_scale_signed - a signed cycle difference scaled; as div_s64()
+ * does, a negative one is truncated toward zero
+ */
+static __always_inline s64 lh_clock_scale_signed(s64 cycles, u32 mult,
+						 u32 shift)
 {
-	return (a_ns ^ b_ns) & LH_CLOCK_CYCLES_BIT;
+	if (likely(cycles >= 0))
+		return lh_cycles_scale(cycles, mult, shift);
+	return -(s64)lh_cycles_scale(-cycles, mult, shift);
+}
+
+/*
+ * lh_clock_us - whole microseconds from stamp @start to stamp @end, both
+ * read on one clock (lh_clock_window_ok()), truncated as div_s64() does
+ */
+static __always_inline s64 lh_clock_us(u64 start, u64 end)
+{
+	s64 diff = (s64)(end - start);
+
+	if (likely(end & LH_CLOCK_CYCLES_BIT))
+		return lh_clock_scale_signed(diff, lh_clock.us_mult,
+					     lh_clock.us_shift);
+	return div_s64(diff, NSEC_PER_USEC);
+}
+
+/* lh_clock_delta_ns - ns from stamp @start to stamp @end, one clock */
+static __always_inline s64 lh_clock_delta_ns(u64 start, u64 end)
+{
+	s64 diff = (s64)(end - start);
+
+	if (end & LH_CLOCK_CYCLES_BIT)
+		return lh_clock_scale_signed(diff, lh_clock.mult,
+					     lh_clock.shift);
+	return diff;
+}
+
+/*
+ * lh_clock_stamp_ns - a stamp as ns on the time line of lh_clock_ns(),
+ * keeping its clock's mark
+ */
+static __always_inline u64 lh_clock_stamp_ns(u64 stamp)
+{
+	if (stamp & LH_CLOCK_CYCLES_BIT)
+		return lh_cycles_scale(stamp & ~LH_CLOCK_CYCLES_BIT,
+				       lh_clock.mult, lh_clock.shift) |
+		       LH_CLOCK_CYCLES_BIT;
+	return stamp;
+}
+
+/*
+ * lh_clock_ns - now in ns, for the explain rings, whose records are
+ * compared with windows' ends: lh_clock_stamp_ns(lh_clock_stamp())
+ */
+static __always_inline u64 lh_clock_ns(void)
+{
+	return lh_clock_stamp_ns(lh_clock_stamp());
+}
+
+/* lh_clock_differs - were stamps (or ns) @a and @b read on different clocks? */
+static __always_inline bool lh_clock_differs(u64 a, u64 b)
+{
+	return (a ^ b) & LH_CLOCK_CYCLES_BIT;
 }
 
 void lh_clock_drop(void);
 
 /*
- * lh_clock_window_ok - may a window from @start_ns to @end_ns be filed?
- * Not if its ends were read on different clocks, nor if it was read on a
- * cycle counter the kernel has marked unstable since (that falls back).
+ * lh_clock_window_ok - may a window from stamp @start to stamp @end be
+ * filed? Not if its ends were read on different clocks: the fall back came
+ * while it was open.
  */
-static __always_inline bool lh_clock_window_ok(u64 start_ns, u64 end_ns)
+static __always_inline bool lh_clock_window_ok(u64 start, u64 end)
 {
-	if (unlikely(lh_clock_differs(start_ns, end_ns)) ||
-	    unlikely((end_ns & LH_CLOCK_CYCLES_BIT) && lh_cycles_unstable())) {
+	if (unlikely(lh_clock_differs(start, end))) {
 		lh_clock_drop();
 		return false;
 	}
@@ -156,8 +212,9 @@ static __always_inline bool lh_clock_window_ok(u64 start_ns, u64 end_ns)
 
 enum lh_hist_id;
 
-u64 lh_clock_mono_ns(u64 now_ns);
+u64 lh_clock_mono_ns(u64 now);
 int lh_clock_init(void);
+void lh_clock_exit(void);
 void lh_clock_status(struct seq_file *m, enum lh_hist_id id);
 
 #endif /* LH_CLOCK_H */

@@ -16,6 +16,7 @@
 
 #include <asm/barrier.h>
 #include <linux/compiler.h>
+#include <linux/jump_label.h>
 #include <linux/types.h>
 
 #include <latency_hist/tracepoints.h>
@@ -76,6 +77,7 @@ extern bool lh_switch_on[LH_NR_SWITCHES];
 extern pid_t lh_pid_filter[LH_NR_SWITCHES];
 /* Per histogram: samples at or above stop tracing; S64_MAX while off. */
 extern s64 lh_stop_us[LH_NR_HISTS];
+DECLARE_STATIC_KEY_FALSE(lh_thresholds_on);
 
 /**
  * lh_switch_enabled() - is a switch on right now?

@@ -24,8 +24,9 @@ void lh_threshold_hit(enum lh_hist_id id, int cpu, s64 lat_us);
  * @victim:         the task that waited, or NULL (critical sections)
  * @culprit:        the task that ran meanwhile
  *
- * Inline in the probes: a patched-out trace call and one compare with a
- * threshold that is S64_MAX while it is off.
+ * Inline in the probes: a patched-out trace call and, while no type has a
+ * threshold, a patched-out compare (then one with the type's threshold,
+ * S64_MAX while it is off).
  *
  * Context: probe context, any; the tasks must be alive.
  */
@@ -36,7 +37,8 @@ static __always_inline void lh_sample_out(enum lh_hist_id id, int cpu,
 {
 	trace_lh_sample(id, cpu, lat_us, timeroffset_us, victim, culprit,
 			NULL);
-	if (unlikely(lat_us >= READ_ONCE(lh_stop_us[id])))
+	if (static_branch_unlikely(&lh_thresholds_on) &&
+	    lat_us >= READ_ONCE(lh_stop_us[id]))
 		lh_threshold_hit(id, cpu, lat_us);
 }
 
@@ -59,7 +61,8 @@ static __always_inline void lh_sample_out_copy(enum lh_hist_id id, int cpu,
 {
 	trace_lh_sample(id, cpu, lat_us, timeroffset_us, victim, NULL,
 			culprit);
-	if (unlikely(lat_us >= READ_ONCE(lh_stop_us[id])))
+	if (static_branch_unlikely(&lh_thresholds_on) &&
+	    lat_us >= READ_ONCE(lh_stop_us[id]))
 		lh_threshold_hit(id, cpu, lat_us);
 }
 

@@ -33,6 +33,25 @@ static inline struct lh_hist_cpu *lh_hist_cpu(enum lh_hist_id id, int cpu)
 	return cpus ? cpus[cpu] : NULL;
 }
 
+/**
+ * lh_hist_cpu_filing() - lh_hist_cpu() for a probe filing a sample
+ * @id:  the histogram
+ * @cpu: a possible CPU
+ *
+ * A probe files only while its switch is on or being turned off, after
+ * the first enable allocated the memory, which stays until unload: no NULL
+ * test on the hot path.
+ *
+ * Context: probe context, the switch of @id on (or turning off).
+ * Return: the CPU histogram.
+ */
+static __always_inline struct lh_hist_cpu *lh_hist_cpu_filing(enum lh_hist_id id,
+							      int cpu)
+{
+	/* Pairs with smp_store_release() in lh_hist_alloc(). */
+	return smp_load_acquire(&lh_hist_cpus[id])[cpu];
+}
+
 /* The callers serialize these (control.c's lock). */
 int lh_hist_alloc(enum lh_hist_id id);
 void lh_hist_free(enum lh_hist_id id);

@@ -18,10 +18,10 @@
 
 void lh_sample_record_max(struct lh_hist_cpu *h, s64 lat_us,
 			  s64 timeroffset_us, struct task_struct *victim,
-			  struct task_struct *culprit, u64 now_ns);
+			  struct task_struct *culprit, u64 now);
 void lh_sample_record_max_copy(struct lh_hist_cpu *h, s64 lat_us,
 			       s64 timeroffset_us, struct task_struct *victim,
-			       const struct lh_task_info *culprit, u64 now_ns);
+			       const struct lh_task_info *culprit, u64 now);
 
 /**
  * lh_task_info_fill() - copy what a max record keeps of a task
@@ -49,7 +49,7 @@ static __always_inline void lh_task_info_fill(struct lh_task_info *info,
  * @timeroffset_us: the timer part of @lat_us (0 for wakeup)
  * @victim:         the task that waited
  * @culprit:        the task that ran meanwhile
- * @now_ns:         the window's end (lh_clock_ns())
+ * @now:            the window's end (lh_clock_stamp())
  *
  * Inline in the probes (a call would cost a sixth of the wakeup path, see
  * Documentation/performance.rst); the rare new maximum is out of line.
@@ -60,14 +60,14 @@ static __always_inline void lh_sample_record(enum lh_hist_id id, int cpu,
 					     s64 lat_us, s64 timeroffset_us,
 					     struct task_struct *victim,
 					     struct task_struct *culprit,
-					     u64 now_ns)
+					     u64 now)
 {
-	struct lh_hist_cpu *h = lh_hist_cpu(id, cpu);
+	struct lh_hist_cpu *h = lh_hist_cpu_filing(id, cpu);
 
 	if (lh_hist_record(h, lat_us) &&
 	    unlikely(lh_hist_beats_max(h, lat_us)))
 		lh_sample_record_max(h, lat_us, timeroffset_us, victim,
-				     culprit, now_ns);
+				     culprit, now);
 	lh_sample_out(id, cpu, lat_us, timeroffset_us, victim, culprit);
 }
 
@@ -80,7 +80,7 @@ static __always_inline void lh_sample_record(enum lh_hist_id id, int cpu,
  * @timeroffset_us: the timer part of @lat_us
  * @victim:         the task that waited, alive
  * @culprit:        the copy
- * @now_ns:         the window's end (lh_clock_ns())
+ * @now:            the window's end (lh_clock_stamp())
  *
  * Context: probe context, any.
  */
@@ -89,14 +89,14 @@ static __always_inline void lh_sample_record_copy(enum lh_hist_id id, int cpu,
 						  s64 timeroffset_us,
 						  struct task_struct *victim,
 						  const struct lh_task_info *culprit,
-						  u64 now_ns)
+						  u64 now)
 {
-	struct lh_hist_cpu *h = lh_hist_cpu(id, cpu);
+	struct lh_hist_cpu *h = lh_hist_cpu_filing(id, cpu);
 
 	if (lh_hist_record(h, lat_us) &&
 	    unlikely(lh_hist_beats_max(h, lat_us)))
 		lh_sample_record_max_copy(h, lat_us, timeroffset_us, victim,
-					  culprit, now_ns);
+					  culprit, now);
 	lh_sample_out_copy(id, cpu, lat_us, timeroffset_us, victim, culprit);
 }
 

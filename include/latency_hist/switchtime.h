@@ -10,6 +10,6 @@
 #include <linux/types.h>
 
 void lh_switchtime_start(struct task_struct *next, struct task_struct *prev,
-			 u64 now_ns, s64 wakeup_us, s64 offset_us);
+			 u64 now, s64 wakeup_us, s64 offset_us);
 
 #endif /* LH_SWITCHTIME_H */
