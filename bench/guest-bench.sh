@@ -10,6 +10,8 @@
 #                          workload, then the probe microbenchmark and memory
 #   guest-bench.sh mem     memory and read cost only (the many-vCPU guest)
 #   guest-bench.sh micro   the probe microbenchmark only
+#   guest-bench.sh scale   the rounds and the microbenchmark, no memory (the
+#                          scale boots with many vCPUs, scripts/bench.sh --smp)
 #
 # Environment (defaults in brackets):
 #   LH_MODULE     latency_hist.ko                      [required]
@@ -17,9 +19,13 @@
 #   ROUNDS [3]  PP_LOOPS [5000]  PERF_LOOPS [5000]  HB_LOOPS [100]  SYS_LOOPS [20000]
 #   MICRO_CALLS [1000000]  CONFIGS [every one this kernel supports; a name
 #   with _k appended (taw_k) loads the module with clock=kernel]
+#   WORKLOADS [pingpong perfpipe hackbench syscall]  WAKER_GAP [300]
+#   MICRO_ONLY [every scenario; else those whose name starts with it]
 #
 # Lines: RESULT round=R config=C workload=W value=V unit=U
 #        MICRO config=C scenario=S ns_per_round=X ns_per_call=Y
+#        MICRO_WAKERS config=C scenario=S wakers=N switch_pairs=P waker_gap=G
+#        MICRO_FAIR config=C scenario=S wakings=W fair_path=F
 #        MEM cpus=N type=T status_bytes=B meminfo_bytes=M
 #        READ cpus=N type=T files=K bytes=B ns=X
 #        INFO ... / SKIP ...
@@ -33,6 +39,9 @@ PERF_LOOPS=${PERF_LOOPS:-5000}
 HB_LOOPS=${HB_LOOPS:-100}
 SYS_LOOPS=${SYS_LOOPS:-20000}
 MICRO_CALLS=${MICRO_CALLS:-1000000}
+WORKLOADS=${WORKLOADS:-pingpong perfpipe hackbench syscall}
+WAKER_GAP=${WAKER_GAP:-300}
+MICRO_ONLY=${MICRO_ONLY:-}
 LH=/sys/kernel/debug/latency_hist
 TR=/sys/kernel/tracing
 CPU=1					# where the pinned workloads run
@@ -223,7 +232,7 @@ run_rounds() {
 				config_set 0 "$c" 2>/dev/null
 				continue
 			fi
-			for w in pingpong perfpipe hackbench syscall; do
+			for w in $WORKLOADS; do
 				out=$(workload "$w")
 				set -- $out
 				echo "RESULT round=$r config=$c workload=$w value=${1:-NA} unit=${2:-NA}"
@@ -240,13 +249,30 @@ run_micro() {
 	for c in $CONFIGS; do
 		config_set 1 "$c" || { config_set 0 "$c" 2>/dev/null; continue; }
 		dmesg -C
-		insmod "$BENCH/lh_probe_bench.ko" calls="$MICRO_CALLS" 2>/dev/null
+		insmod "$BENCH/lh_probe_bench.ko" calls="$MICRO_CALLS" waker_gap="$WAKER_GAP" \
+			${MICRO_ONLY:+only="$MICRO_ONLY"} 2>/dev/null
 		dmesg | sed -n 's/.*lh_probe_bench: scenario=\([a-z_]*\) .*ns_per_round=\([0-9.]*\) ns_per_call=\([0-9.]*\).*/\1 \2 \3/p' |
 			while read -r s pr pc; do
 				echo "MICRO config=$c scenario=$s ns_per_round=$pr ns_per_call=$pc"
 			done
+		dmesg | sed -n 's/.*lh_probe_bench: wakers \(scenario=.*\)/MICRO_WAKERS config='"$c"' \1/p'
+		case $MICRO_ONLY in
+		''|w|wa|wak|wake|waker|wakers*)	# the wakers_* scenarios ran: count the fair path
+			[ "$(cat "$LH/enable/wakeup" 2>/dev/null)" = 1 ] && [ "$ncpus" -gt 1 ] &&
+				count_fair "$c" ;;
+		esac
 		config_set 0 "$c"
 	done
+}
+
+# count_fair - run the wakers_* scenarios again with a kprobe on the wakeup
+# lock's out-of-line fair path (lh_wakeup_spin_fair) and print how many
+# wakings took it; the kprobe's trap costs, so this pass is not timed
+count_fair() {
+	dmesg -C
+	insmod "$BENCH/lh_probe_bench.ko" calls="$MICRO_CALLS" waker_gap="$WAKER_GAP" only=wakers count_fair=1 2>/dev/null
+	dmesg | sed -n -e 's/.*lh_probe_bench: fair \(scenario=.*\)/MICRO_FAIR config='"$1"' \1/p' \
+		-e 's/.*lh_probe_bench: \(fair_path skipped.*\)/SKIP \1/p'
 }
 
 # meminfo_kb - a /proc/meminfo field in kB
@@ -290,7 +316,7 @@ run_read() {
 
 [ -n "${LH_MODULE:-}" ] || { echo "LH_MODULE is not set" >&2; exit 2; }
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-echo "INFO kernel=$(uname -r) cpus=$ncpus rounds=$ROUNDS pp_loops=$PP_LOOPS perf_loops=$PERF_LOOPS hb_loops=$HB_LOOPS"
+echo "INFO kernel=$(uname -r) cpus=$ncpus mode=${1:-run} rounds=$ROUNDS pp_loops=$PP_LOOPS perf_loops=$PERF_LOOPS hb_loops=$HB_LOOPS micro_calls=$MICRO_CALLS waker_gap=$WAKER_GAP"
 pick_configs
 echo "INFO configs=$CONFIGS"
 # which clock the module reads here, and the TSC flags it decides by
@@ -309,6 +335,9 @@ mem)
 	run_mem ;;
 micro)
 	run_micro ;;
-*)	echo "usage: guest-bench.sh run|mem|micro" >&2; exit 2 ;;
+scale)
+	run_rounds
+	run_micro ;;
+*)	echo "usage: guest-bench.sh run|mem|micro|scale" >&2; exit 2 ;;
 esac
 echo "INFO done"

@@ -30,11 +30,25 @@
  *   hrtimer      hrtimer_expire_entry and hrtimer_expire_exit of a timer
  *                nobody armed through hrtimer_start (2 calls): what every
  *                hrtimer callback pays while explain is on
+ *   wakers_one   many wakers, one target: a kthread bound to one other CPU
+ *                calls sched_waking of the RT task, whose task_cpu() is the
+ *                target CPU, over and over (interrupts off around each
+ *                call, a gap of waker_gap idle iterations between calls,
+ *                as a real waker does a wakeup's other work), while the
+ *                target CPU switches the task in and back every 20-40 us;
+ *                a round is one waking, and its time is everything every
+ *                CPU executed meanwhile divided by the wakings
+ *   wakers_all   the same with a waker on every CPU but the target, all at
+ *                once: where latency_hist's per-target-CPU lock is
+ *                contended (1 waker on a 2-CPU machine, like wakers_one)
  *   c_*          building blocks of the probes, for comparison: one
  *                ktime_get_mono_fast_ns(), one local_clock(), one
  *                raw_spin_lock_irqsave()/unlock_irqrestore() pair, one
  *                lh_clock_stamp() reading the TSC (c_tsc: x86 with a
- *                TSC rate, whether or not latency_hist would take it)
+ *                TSC rate, whether or not latency_hist would take it), and
+ *                c_arch_lock: the common path of latency_hist's wakeup
+ *                lock (raw_local_irq_save(), arch_spin_trylock(),
+ *                arch_spin_unlock(), raw_local_irq_restore())
  *
  * The woken task is a kthread of this module that never runs before unload
  * (SCHED_FIFO 50, so latency_hist follows it); the calls are made on its CPU
@@ -42,7 +56,14 @@
  * process, which is the "current" task the probes see (load it from a
  * SCHED_OTHER shell so that the sleeper preempts it, as the timer rule needs).
  *
- *   insmod lh_probe_bench.ko [calls=1000000]; dmesg | grep lh_probe_bench
+ *   insmod lh_probe_bench.ko [calls=1000000] [only=PREFIX] [waker_gap=300]
+ *   dmesg | grep lh_probe_bench
+ *
+ * Under -icount every vCPU's instructions advance the one guest clock, and
+ * qemu runs the vCPUs of a TCG guest in turn, a slice each: the wakers_*
+ * figures are instructions of the whole machine per waking, and two wakers
+ * meet on the lock only where one's slice ended while it held or waited
+ * for it (Documentation/performance.rst, "Scale").
  *
  * Under qemu -icount shift=0 one nanosecond of guest time is one guest
  * instruction, so the figures are instruction counts. Loading always fails
@@ -57,8 +78,11 @@
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
+#include <linux/atomic.h>
+#include <linux/completion.h>
 #include <linux/interrupt.h>
 #include <linux/kernel.h>
+#include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/math64.h>
 #include <linux/module.h>
@@ -69,6 +93,7 @@
 #include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
+#include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
 
@@ -83,6 +108,18 @@
 static unsigned int calls = 1000000;
 module_param(calls, uint, 0444);
 MODULE_PARM_DESC(calls, "probe calls per scenario (at least; default 1000000)");
+
+static char *only;
+module_param(only, charp, 0444);
+MODULE_PARM_DESC(only, "run only the scenarios whose name starts with this");
+
+static unsigned int waker_gap = 300;
+module_param(waker_gap, uint, 0444);
+MODULE_PARM_DESC(waker_gap, "idle loop iterations between two wakings of a wakers_* waker (default 300)");
+
+static bool count_fair;
+module_param(count_fair, bool, 0444);
+MODULE_PARM_DESC(count_fair, "count the wakers_* wakings that take latency_hist's out-of-line fair lock path (a kprobe: untimed)");
 
 /* This module's own copy of latency_hist's clock, for the c_tsc scenario. */
 struct lh_clock lh_clock;
@@ -147,6 +184,7 @@ struct lh_bench {
 	void (*round)(struct lh_bench *b);
 	unsigned int rounds;		/* per batch */
 	raw_spinlock_t lock;		/* for the "lock" component */
+	arch_spinlock_t arch_lock;	/* for the "arch_lock" component */
 	u64 sink_ns;			/* keeps clock reads from being optimised out */
 	u64 elapsed_ns;
 };
@@ -303,6 +341,23 @@ static void lh_bench_lock_round(struct lh_bench *b)
 	raw_spin_unlock_irqrestore(&b->lock, flags);
 }
 
+/*
+ * lh_bench_arch_lock_round - the common path of latency_hist's per-target
+ * wakeup lock (module/wakeup.c, lh_wakeup_lock()/lh_wakeup_unlock()): an
+ * inline trylock under raw interrupt disabling, the fair lock out of line
+ */
+static void lh_bench_arch_lock_round(struct lh_bench *b)
+{
+	unsigned long flags;
+
+	raw_local_irq_save(flags);
+	if (unlikely(!arch_spin_trylock(&b->arch_lock)))
+		arch_spin_lock(&b->arch_lock);
+	b->sink_ns++;
+	arch_spin_unlock(&b->arch_lock);
+	raw_local_irq_restore(flags);
+}
+
 /* lh_bench_batch - IPI handler: time one batch of rounds, interrupts off */
 static void lh_bench_batch(void *arg)
 {
@@ -316,12 +371,139 @@ static void lh_bench_batch(void *arg)
 	b->elapsed_ns += ktime_get_ns() - t0_ns;
 }
 
+static atomic_long_t lh_bench_fair_hits;
+
+/* lh_bench_fair_pre - kprobe on latency_hist's lh_wakeup_spin_fair(): count */
+static int lh_bench_fair_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	atomic_long_inc(&lh_bench_fair_hits);
+	return 0;
+}
+
+static struct kprobe lh_bench_fair_kp = {
+	.symbol_name	= "lh_wakeup_spin_fair",
+	.pre_handler	= lh_bench_fair_pre,
+};
+
+/* struct lh_bench_wakers - the shared state of a wakers_* scenario */
+struct lh_bench_wakers {
+	struct lh_bench *b;
+	unsigned int rounds;		/* wakings per waker */
+	atomic_t left;			/* wakers still at work */
+	struct completion done;		/* the last one finished */
+};
+
+/*
+ * lh_bench_waker_fn - a waker's body: wake the RT task of the target CPU
+ * @rounds times, interrupts off around each call as in try_to_wake_up(),
+ * then wait to be stopped
+ */
+static int lh_bench_waker_fn(void *arg)
+{
+	struct lh_bench_wakers *ws = arg;
+	struct lh_bench *b = ws->b;
+	unsigned int i, j;
+
+	for (i = 0; i < ws->rounds; i++) {
+		local_irq_disable();
+		LH_CALL_PROBES(b->tps[LH_B_WAKING], lh_task_fn, b->victim);
+		local_irq_enable();
+		/* A pause lets qemu run another vCPU: the wakers interleave. */
+		for (j = 0; j < waker_gap; j++)
+			cpu_relax();
+		if (i % LH_BENCH_BATCH == LH_BENCH_BATCH - 1)
+			cond_resched();
+	}
+	if (atomic_dec_and_test(&ws->left))
+		complete(&ws->done);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(MAX_SCHEDULE_TIMEOUT);
+	return 0;
+}
+
+/*
+ * lh_bench_wakers_run - @nr_wakers kthreads on the CPUs other than @cpu
+ * wake the RT task of @cpu at once, while @cpu (the loading task, pinned
+ * there) switches it in and back every 20-40 us; print the guest time per
+ * waking, which under -icount is every vCPU's instructions per waking
+ */
+static void lh_bench_wakers_run(struct lh_bench *b, const char *name,
+				unsigned int nr_wakers, int cpu)
+{
+	struct task_struct **wakers;
+	struct lh_bench_wakers ws = { .b = b };
+	unsigned int n = 0, pairs = 0;
+	u64 t0_ns, elapsed_ns, per_round_cns;
+	long fair0;
+	int w;
+
+	wakers = kcalloc(nr_wakers, sizeof(*wakers), GFP_KERNEL);
+	if (!wakers)
+		return;
+	ws.rounds = DIV_ROUND_UP(calls, nr_wakers);
+	atomic_set(&ws.left, nr_wakers);
+	init_completion(&ws.done);
+	for_each_online_cpu(w) {
+		struct task_struct *t;
+
+		if (w == cpu || n == nr_wakers)
+			continue;
+		t = kthread_create_on_cpu(lh_bench_waker_fn, &ws, w,
+					  "lh_bench_waker/%u");
+		if (IS_ERR(t))
+			break;
+		get_task_struct(t);
+		wakers[n++] = t;
+	}
+	if (n < nr_wakers) {
+		pr_info("scenario=%s skipped: %u of %u wakers started\n", name,
+			n, nr_wakers);
+		/* never woken: kthread_stop() ends them before their body runs */
+		goto out;
+	}
+
+	fair0 = atomic_long_read(&lh_bench_fair_hits);
+	t0_ns = ktime_get_ns();
+	for (w = 0; w < n; w++)
+		wake_up_process(wakers[w]);
+	while (atomic_read(&ws.left)) {
+		local_irq_disable();
+		LH_CALL_PROBES(b->tps[LH_B_SWITCH], lh_switch_fn, false,
+			       current, b->victim, TASK_RUNNING);
+		lh_bench_switch_back(b);
+		local_irq_enable();
+		pairs++;
+		usleep_range(20, 40);
+	}
+	wait_for_completion(&ws.done);
+	elapsed_ns = ktime_get_ns() - t0_ns;
+
+	per_round_cns = div_u64(elapsed_ns * 100, ws.rounds * n);
+	pr_info("scenario=%s rounds=%u calls=%u ns_per_round=%llu.%02llu ns_per_call=%llu.%02llu\n",
+		name, ws.rounds * n, ws.rounds * n,
+		per_round_cns / 100, per_round_cns % 100,
+		per_round_cns / 100, per_round_cns % 100);
+	pr_info("wakers scenario=%s wakers=%u target_cpu=%d switch_pairs=%u waker_gap=%u\n",
+		name, n, cpu, pairs, waker_gap);
+	if (count_fair)
+		pr_info("fair scenario=%s wakings=%u fair_path=%ld\n", name,
+			ws.rounds * n,
+			atomic_long_read(&lh_bench_fair_hits) - fair0);
+out:
+	while (n--) {
+		kthread_stop(wakers[n]);
+		put_task_struct(wakers[n]);
+	}
+	kfree(wakers);
+}
+
 /* struct lh_bench_scenario - one thing to measure */
 struct lh_bench_scenario {
 	const char *name;
 	void (*round)(struct lh_bench *b);
 	unsigned int calls_per_round;
 	unsigned long needs;		/* BIT() of each tracepoint it calls */
+	int wakers;			/* wakers_*: 1, or -1 for every other CPU */
 };
 
 static const struct lh_bench_scenario lh_bench_scenarios[] = {
@@ -349,6 +531,9 @@ static const struct lh_bench_scenario lh_bench_scenarios[] = {
 	{ "c_local_clock", lh_bench_local_clock_round, 1, 0 },
 	{ "c_raw_lock", lh_bench_lock_round, 1, 0 },
 	{ "c_tsc", lh_bench_tsc_round, 1, 0 },
+	{ "c_arch_lock", lh_bench_arch_lock_round, 1, 0 },
+	{ "wakers_one", NULL, 1, BIT(LH_B_WAKING) | BIT(LH_B_SWITCH), 1 },
+	{ "wakers_all", NULL, 1, BIT(LH_B_WAKING) | BIT(LH_B_SWITCH), -1 },
 };
 
 /* lh_bench_has_tps - does this kernel have every tracepoint a scenario calls? */
@@ -417,6 +602,7 @@ static int __init lh_bench_init(void)
 	}
 	get_task_struct(b->victim);
 	raw_spin_lock_init(&b->lock);
+	b->arch_lock = (arch_spinlock_t)__ARCH_SPIN_LOCK_UNLOCKED;
 	sched_set_fifo(b->victim);
 	lh_hrtimer_sleeper_on_stack(&sl);
 	sl.task = b->victim;
@@ -426,6 +612,14 @@ static int __init lh_bench_init(void)
 	cpu = task_cpu(b->victim);
 	set_cpus_allowed_ptr(current, cpumask_of(cpu));
 	pr_info("start cpu=%d calls=%u\n", cpu, calls);
+	if (count_fair) {
+		i = register_kprobe(&lh_bench_fair_kp);
+		if (i) {
+			pr_info("fair_path skipped: no kprobe on lh_wakeup_spin_fair (%d)\n",
+				i);
+			count_fair = false;
+		}
+	}
 
 #ifdef LH_HAVE_TSC_CLOCK
 	if (tsc_khz) {
@@ -437,14 +631,24 @@ static int __init lh_bench_init(void)
 	for (i = 0; i < ARRAY_SIZE(lh_bench_scenarios); i++) {
 		const struct lh_bench_scenario *s = &lh_bench_scenarios[i];
 
+		if (only && strncmp(s->name, only, strlen(only)))
+			continue;
 		if (s->round == lh_bench_tsc_round && !lh_clock.cycles)
 			pr_info("scenario=%s skipped: no TSC rate\n", s->name);
+		else if (s->wakers && num_online_cpus() < 2)
+			pr_info("scenario=%s skipped: one CPU\n", s->name);
+		else if (s->wakers && lh_bench_has_tps(b, s))
+			lh_bench_wakers_run(b, s->name, s->wakers > 0 ?
+					    s->wakers : num_online_cpus() - 1,
+					    cpu);
 		else if (lh_bench_has_tps(b, s))
 			lh_bench_run(b, s, cpu);
 		else
 			pr_info("scenario=%s skipped: tracepoint missing\n",
 				s->name);
 	}
+	if (count_fair)
+		unregister_kprobe(&lh_bench_fair_kp);
 	pr_info("done\n");
 
 	sl.task = NULL;

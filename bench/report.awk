@@ -3,7 +3,8 @@
 #
 # report.awk - turn the lines of bench/guest-bench.sh (one .out file per guest boot) into the
 # markdown report of scripts/bench.sh: medians and spread per configuration and workload, the
-# ratios of the issue-8 budget, the probe microbenchmark, memory and read cost.
+# ratios of the issue-8 budget, the probe microbenchmark, memory and read cost, and, where one
+# kernel was booted with several vCPU counts (scripts/bench.sh --smp "2 16 64"), the scale table.
 #
 #   gawk -f bench/report.awk build/bench/*.out > report.md
 #
@@ -44,6 +45,19 @@ function verdict(x, y, lim) {
 
 /^INFO kernel=/ {
 	k = kv("kernel"); cpus = kv("cpus")
+	# a benchmark boot with other than 2 vCPUs is a kernel of its own here (the scale table
+	# compares them); a memory-only boot (no mode=: older files) adds to the kernel's section
+	if (kv("mode") != "" && kv("mode") != "mem" && cpus != 2) {
+		if (!((kv("kernel"), cpus) in scale_seen)) {
+			scale_seen[kv("kernel"), cpus] = 1
+			scale_cpus[kv("kernel")] = scale_cpus[kv("kernel")] " " cpus
+		}
+		k = k " (" cpus " vCPUs)"
+	} else if (cpus == 2 && !((kv("kernel"), 2) in scale_seen)) {
+		scale_seen[kv("kernel"), 2] = 1
+		scale_cpus[kv("kernel")] = scale_cpus[kv("kernel")] " 2"
+	}
+	kname[kv("kernel"), cpus] = k
 	if (!(k in seen_k)) { seen_k[k] = 1; kernels[++nk] = k }
 	kcpus[k] = kcpus[k] ? kcpus[k] : cpus
 	if (cpus > kcpus[k]) bigcpus[k] = cpus
@@ -57,13 +71,19 @@ function verdict(x, y, lim) {
 	c = kv("config"); w = kv("workload"); v = kv("value")
 	if (v == "NA") { na[k, c, w]++; next }
 	vals[k, c, w] = vals[k, c, w] " " v
+	wseen[k, w] = 1
 	unit[w] = kv("unit")
 }
-/^MICRO/ {
+/^MICRO / {
 	c = kv("config"); s = kv("scenario")
 	micro[k, c, s] = kv("ns_per_round")
 	microcall[k, c, s] = kv("ns_per_call")
 	if (!((k, s) in mscen)) { mscen[k, s] = 1; mscen_list[k] = mscen_list[k] " " s }
+}
+/^MICRO_WAKERS/ { wakers[k, kv("config"), kv("scenario")] = kv("wakers") }
+/^MICRO_FAIR/ {
+	fair[k, kv("config"), kv("scenario")] = kv("fair_path")
+	fairw[k, kv("config"), kv("scenario")] = kv("wakings")
 }
 /^MEM/ {
 	mem[k, kv("cpus"), kv("type")] = kv("status_bytes"); memcpus[k, kv("cpus")] = 1
@@ -102,6 +122,8 @@ END {
 		if (skips[k] != "") { print ""; printf "%s", skips[k] }
 		for (wi = 1; wi <= nw; wi++) {
 			w = wl[wi]
+			if (!((k, w) in wseen) && !((k, "unloaded", w) in na))
+				continue		# not run (WORKLOADS)
 			print ""
 			print "### " w " (" unit[w] ")"
 			print ""
@@ -247,5 +269,108 @@ END {
 				printf "| %s | %d | %d | %d | %d |\n", t, r[2], r[3], r[1], r[1] / n
 			}
 		}
+	}
+	scale_report()
+}
+
+# ratio_cell - "v (r x)": a figure and its ratio to the first vCPU count's; sets WORST (max |r-1|)
+function ratio_cell(v, v0) {
+	if (v == "")
+		return " n/a |"
+	if (v0 == "" || v0 <= 0)
+		return sprintf(" %.1f |", v)
+	COMPARED++
+	if (v / v0 - 1 > WORST || 1 - v / v0 > WORST)
+		WORST = v / v0 > 1 ? v / v0 - 1 : 1 - v / v0
+	return sprintf(" %.1f (%.3f) |", v, v / v0)
+}
+
+# pp_added - added pipe cost of config c, workload w, in the boot labelled kk ("" if not run)
+function pp_added(kk, c, w,    b) {
+	if (!((kk, c, w) in vals) || !((kk, "unloaded", w) in vals))
+		return ""
+	b = median(vals[kk, "unloaded", w])
+	return median(vals[kk, c, w]) - b
+}
+
+# mi_added - microbenchmark round of config c, scenario s, minus the unloaded loop ("" if not run)
+function mi_added(kk, c, s) {
+	if (!((kk, c, s) in micro) || !((kk, "unloaded", s) in micro))
+		return ""
+	return micro[kk, c, s] - micro[kk, "unloaded", s]
+}
+
+# scale_report - the per-sample cost at each vCPU count of a kernel, and its budget line
+function scale_report(    have_mi, have_pp, counts, any, sep, kb, n, cl, i, kk, row, rows, nr, r, v, v0, a, lim, worst_mi, worst_pp, fcell, c) {
+	for (kb in scale_cpus) {
+		n = split(scale_cpus[kb], cl, " ")
+		if (n < 2)
+			continue
+		asort(cl, cl, "@val_num_asc")
+		counts = cl[1]
+		for (i = 2; i <= n; i++) counts = counts (i == n ? " and " : ", ") cl[i]
+		print ""
+		print "## Scale, " kb
+		print ""
+		print "The same kernel and binaries booted with " n " vCPU counts; each figure with its ratio to the"
+		print cl[1] "-vCPU one in brackets. Under -icount the guest clock counts the instructions of every"
+		print "vCPU, so whatever grows with the number of CPUs (IPIs, idle CPUs' work, the lock) shows here."
+		print "`wakers_one`/`wakers_all`: sched_waking of the target CPU's RT task from 1 or from every other"
+		print "CPU at once, instructions of the whole machine per waking (bench/lh_probe_bench.c)."
+		print ""
+		row = "| per sample (instructions) |"; sep = "|---|"
+		for (i = 1; i <= n; i++) { row = row " " cl[i] " vCPUs |"; sep = sep "---:|" }
+		print row; print sep
+		nr = split("pp:unloaded:pingpong pp:empty:pingpong pp:taw:pingpong pp:taw:perfpipe " \
+			   "mi:taw:wakeup mi:taw:timer mi:taw:timerwakeup mi:taw:wakers_one mi:taw:wakers_all " \
+			   "mi:empty:wakers_one mi:empty:wakers_all raw:unloaded:c_arch_lock", rows, " ")
+		worst_mi = 0; worst_pp = 0; have_mi = 0; have_pp = 0
+		for (r = 1; r <= nr; r++) {
+			split(rows[r], a, ":")
+			row = "| " (a[1] == "pp" ? (a[2] == "unloaded" ? "pipe " a[3] ", unloaded" :
+			       "pipe " a[3] ", " a[2] " added") :
+			       a[1] == "mi" ? "micro " a[3] ", " a[2] " added" : "micro " a[3] " (loop included)") " |"
+			WORST = 0; COMPARED = 0; v0 = ""; any = 0
+			for (i = 1; i <= n; i++) {
+				kk = kname[kb, cl[i]]
+				if (a[1] == "pp")
+					v = a[2] == "unloaded" ? (((kk, "unloaded", a[3]) in vals) ? median(vals[kk, "unloaded", a[3]]) : "") :
+					    pp_added(kk, a[2], a[3])
+				else if (a[1] == "mi")
+					v = mi_added(kk, a[2], a[3])
+				else
+					v = ((kk, a[2], a[3]) in micro) ? micro[kk, a[2], a[3]] : ""
+				if (v != "") any = 1
+				if (i == 1) v0 = v
+				row = row ratio_cell(v, v0)
+			}
+			if (!any)
+				continue
+			print row
+			if (rows[r] == "pp:taw:pingpong" && WORST > worst_pp) worst_pp = WORST
+			if (COMPARED < 2)	# the first count compared with itself only
+				continue
+			if (a[1] == "mi" && a[2] == "taw") { have_mi = 1; if (WORST > worst_mi) worst_mi = WORST }
+			if (rows[r] == "pp:taw:pingpong") have_pp = 1
+		}
+		row = "| wakers_all: wakers; wakings that took the fair (queued) lock path |"
+		for (i = 1; i <= n; i++) {
+			kk = kname[kb, cl[i]]
+			c = "taw"
+			fcell = ((kk, c, "wakers_all") in wakers) ? wakers[kk, c, "wakers_all"] : "?"
+			if ((kk, c, "wakers_all") in fair)
+				fcell = fcell "; " fair[kk, c, "wakers_all"] " of " fairw[kk, c, "wakers_all"]
+			row = row " " fcell " |"
+		}
+		print row
+		print ""
+		print "| budget line | measure | worst ratio to " cl[1] " vCPUs | limit | verdict |"
+		print "|---|---|---:|---:|---|"
+		if (have_mi)
+			printf "| per-sample cost the same with %s vCPUs | microbenchmark (taw rows) | %.3f | within 5 %% | %s |\n",
+			       counts, 1 + worst_mi, worst_mi <= 0.05 ? "met" : "**MISSED**"
+		if (have_pp)
+			printf "| per-sample cost the same with %s vCPUs | pipe ping-pong, taw added | %.3f | within 10 %% | %s |\n",
+			       counts, 1 + worst_pp, worst_pp <= 0.10 ? "met" : "**MISSED**"
 	}
 }

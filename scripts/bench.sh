@@ -19,13 +19,17 @@
 # Usage: scripts/bench.sh [options]
 #   --kernels "K..."   kernels (flavour, release or build tree; default: the "bench" suite of
 #                      scripts/matrix.conf, 6.12 and 6.12-rt)
+#   --smp "N..."       vCPUs of the benchmark boots (default 2): each kernel boots once per count, and
+#                      the report compares the per-sample cost across them (scale, issue 19); a boot
+#                      with N != 2 writes <release>-cpuN.out
 #   --smp-mem N        also boot the first kernel with N vCPUs for memory/read cost (0 = skip; default 0)
 #   --rounds N         measured rounds after one warm-up round (default 3)
 #   --quick            tiny sizes, one round: checks that everything runs (about 1/10 of the time)
 #   --micro-only       run only the probe microbenchmark in each boot
 #   --out DIR          results (default build/bench); the report is DIR/report.md
 #   --append STR       extra guest kernel command line (e.g. tsc=reliable: the TSC clock of the module)
-# Environment passed to the guest: PP_LOOPS PERF_LOOPS HB_LOOPS SYS_LOOPS MICRO_CALLS CONFIGS.
+# Environment passed to the guest: PP_LOOPS PERF_LOOPS HB_LOOPS SYS_LOOPS MICRO_CALLS CONFIGS WORKLOADS
+#   WAKER_GAP MICRO_ONLY (bench/guest-bench.sh).
 # Exit status: 0 if every boot ran to the end with a clean dmesg, 1 otherwise.
 
 set -euo pipefail
@@ -36,6 +40,7 @@ set -euo pipefail
 lh_safe_checkout "$@"
 kernels=$(lh_matrix_kernels bench)
 smp_mem=0
+smp_list=2
 rounds=3
 quick=0
 mode=run
@@ -50,6 +55,7 @@ usage() {
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernels) kernels=$2; shift 2 ;;
+	--smp) smp_list=$2; shift 2 ;;
 	--smp-mem) smp_mem=$2; shift 2 ;;
 	--rounds) rounds=$2; shift 2 ;;
 	--quick) quick=1; shift ;;
@@ -59,6 +65,15 @@ while [ $# -gt 0 ]; do
 	-h|--help) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
+done
+
+for n in $smp_list $smp_mem; do
+	case $n in
+	''|*[!0-9]*) echo "bench.sh: --smp and --smp-mem take vCPU counts, not '$n'" >&2; exit 2 ;;
+	esac
+done
+for n in $smp_list; do
+	[ "$n" -ge 1 ] || { echo "bench.sh: --smp: at least 1 vCPU" >&2; exit 2; }
 done
 
 mkdir -p "$out"
@@ -85,7 +100,7 @@ guest_env() {
 	else
 		genv+=(--env "ROUNDS=$rounds")
 	fi
-	for v in PP_LOOPS PERF_LOOPS HB_LOOPS SYS_LOOPS MICRO_CALLS CONFIGS; do
+	for v in PP_LOOPS PERF_LOOPS HB_LOOPS SYS_LOOPS MICRO_CALLS CONFIGS WORKLOADS WAKER_GAP MICRO_ONLY; do
 		if [ -n "${!v:-}" ]; then genv+=(--env "$v=${!v}"); fi
 	done
 }
@@ -112,14 +127,21 @@ for k in $kernels; do
 		continue
 	fi
 	[ -n "$first_src" ] || { first_src=$src; first_k=$k; }
-	log "== $k ($LH_KREL): benchmark boot (-icount)"
 	guest_env "$src"
-	if ! "$LH_SCRIPTS/vm-run.sh" --icount --quiet --timeout 3000 --log-dir "$out" --name "$LH_KREL" \
-		"${append[@]}" --cwd "$src/bench" "${genv[@]}" "$k" -- bash ./guest-bench.sh "$mode"; then
-		log "$k: the benchmark boot failed (see $out/$LH_KREL.log)"
-		rc=1
-	fi
-	results+=("$out/$LH_KREL.out")
+	for n in $smp_list; do
+		name=$LH_KREL gmode=$mode
+		# memory and read cost with many vCPUs are --smp-mem's
+		[ "$n" = 2 ] || { name=$LH_KREL-cpu$n; [ "$mode" = micro ] || gmode=scale; }
+		log "== $k ($LH_KREL): benchmark boot (-icount, $n vCPUs)"
+		# many vCPUs boot slowly under TCG: more memory and time
+		if ! "$LH_SCRIPTS/vm-run.sh" --icount --quiet --smp "$n" --mem $((n > 16 ? 4096 : 2048)) \
+			--timeout $((3000 + 60 * n)) --log-dir "$out" --name "$name" "${append[@]}" \
+			--cwd "$src/bench" "${genv[@]}" "$k" -- bash ./guest-bench.sh "$gmode"; then
+			log "$k: the $n-vCPU benchmark boot failed (see $out/$name.log)"
+			rc=1
+		fi
+		results+=("$out/$name.out")
+	done
 done
 
 if [ "$smp_mem" -gt 0 ] && [ -n "$first_src" ]; then
