@@ -236,6 +236,50 @@ static noinline void notrace lh_wakeup_rival(struct task_struct *p)
 }
 
 /*
+ * lh_wakeup_track - offer @p's wakeup, started at @start, to @wc, whose lock
+ * the caller took with interrupts off (@flags); release it, and start the
+ * counters if @p is now the tracked wakee
+ */
+static __always_inline void lh_wakeup_track(struct lh_wakeup_cpu *wc,
+					    struct task_struct *p, u64 start,
+					    s64 timer_offset_us, bool chosen,
+					    unsigned long flags)
+{
+	struct lh_wakeup w = {
+		.task = p,
+		.pid = p->pid,
+		.prio = p->prio,
+		.start = start,
+		.timer_offset_us = timer_offset_us,
+		.chosen = chosen,
+	};
+
+	lh_wakeup_offer(wc, &w);
+	lh_wakeup_unlock(wc, flags);
+	/* Only the tracked wakee's window matters; it is the last one offered. */
+	if (lh_counting() && READ_ONCE(wc->tracked.task) == p)
+		lh_pmu_wakeup_start(p);
+}
+
+/*
+ * lh_wakeup_track_contended - the trylock failed: wait in the lock's fair
+ * queue, then lh_wakeup_track(). Out of line with everything it needs in
+ * its arguments, so that the waking's common path calls nothing and keeps
+ * its values in scratch registers (no callee-saved register to save in
+ * every sched_waking, followed or not).
+ */
+static noinline void notrace lh_wakeup_track_contended(struct lh_wakeup_cpu *wc,
+						       struct task_struct *p,
+						       u64 start,
+						       s64 timer_offset_us,
+						       bool chosen,
+						       unsigned long flags)
+{
+	arch_spin_lock(&wc->lock);
+	lh_wakeup_track(wc, p, start, timer_offset_us, chosen, flags);
+}
+
+/*
  * lh_wakeup_start - sched_waking/sched_wakeup_new: a task becomes runnable;
  * inline in both probes, the start of every followed wakeup
  */
@@ -243,8 +287,9 @@ static __always_inline void lh_wakeup_start(struct task_struct *p)
 {
 	pid_t pid_filter = lh_pid(LH_SW_WAKEUP);
 	struct lh_wakeup_cpu *wc;
-	struct lh_wakeup w;
 	unsigned long flags;
+	s64 timer_offset_us;
+	u64 start;
 
 	if (pid_filter) {
 		if (p->pid != pid_filter) {
@@ -255,23 +300,19 @@ static __always_inline void lh_wakeup_start(struct task_struct *p)
 		return;
 	}
 
-	/* The clock first: less to keep in registers across the call. */
-	w.start = lh_clock_stamp();
-	w.task = p;
-	w.pid = p->pid;
-	w.prio = p->prio;
-	w.sharedprio = false;
-	w.chosen = pid_filter != 0;
+	start = lh_clock_stamp();
 	/* Filled only while timerandwakeup is on, which the filing checks. */
-	w.timer_offset_us = lh_timer_offset_take(p);
+	timer_offset_us = lh_timer_offset_take(p);
 	wc = per_cpu_ptr(&lh_wakeup_cpus, task_cpu(p));
 
-	flags = lh_wakeup_lock(wc);
-	lh_wakeup_offer(wc, &w);
-	lh_wakeup_unlock(wc, flags);
-	/* Only the tracked wakee's window matters; it is the last one offered. */
-	if (lh_counting() && READ_ONCE(wc->tracked.task) == p)
-		lh_pmu_wakeup_start(p);
+	/* lh_wakeup_lock(), its contended case a tail call */
+	raw_local_irq_save(flags);
+	if (unlikely(!arch_spin_trylock(&wc->lock))) {
+		lh_wakeup_track_contended(wc, p, start, timer_offset_us,
+					  pid_filter != 0, flags);
+		return;
+	}
+	lh_wakeup_track(wc, p, start, timer_offset_us, pid_filter != 0, flags);
 }
 
 /* lh_probe_sched_waking - start of a wakeup */
