@@ -15,6 +15,30 @@
 
 void lh_threshold_hit(enum lh_hist_id id, int cpu, s64 lat_us);
 
+/*
+ * lh_sample_traced - is the lh_sample event on? A patched-out branch. The
+ * trace call is made only behind it: on a kernel with lockdep even an off
+ * tracepoint's call site checks that RCU is watching, which costs more
+ * than the rest of a critical section's filing.
+ */
+static __always_inline bool lh_sample_traced(void)
+{
+	return trace_lh_sample_enabled();
+}
+
+/**
+ * lh_sample_out_wanted() - would lh_sample_out() do anything?
+ *
+ * For a probe that keeps its samples' tracing out of line: two patched-out
+ * branches while the event is off and no type has a threshold.
+ *
+ * Context: any.
+ */
+static __always_inline bool lh_sample_out_wanted(void)
+{
+	return lh_sample_traced() || static_branch_unlikely(&lh_thresholds_on);
+}
+
 /**
  * lh_sample_out() - trace a counted sample and apply its type's threshold
  * @id:             the histogram that counted it
@@ -24,8 +48,8 @@ void lh_threshold_hit(enum lh_hist_id id, int cpu, s64 lat_us);
  * @victim:         the task that waited, or NULL (critical sections)
  * @culprit:        the task that ran meanwhile
  *
- * Inline in the probes: a patched-out trace call and, while no type has a
- * threshold, a patched-out compare (then one with the type's threshold,
+ * Inline in the probes: a patched-out branch to the trace call and, while no
+ * type has a threshold, a patched-out compare (then one with the type's threshold,
  * S64_MAX while it is off).
  *
  * Context: probe context, any; the tasks must be alive.
@@ -35,8 +59,9 @@ static __always_inline void lh_sample_out(enum lh_hist_id id, int cpu,
 					  struct task_struct *victim,
 					  struct task_struct *culprit)
 {
-	trace_lh_sample(id, cpu, lat_us, timeroffset_us, victim, culprit,
-			NULL);
+	if (lh_sample_traced())
+		trace_lh_sample(id, cpu, lat_us, timeroffset_us, victim,
+				culprit, NULL);
 	if (static_branch_unlikely(&lh_thresholds_on) &&
 	    lat_us >= READ_ONCE(lh_stop_us[id]))
 		lh_threshold_hit(id, cpu, lat_us);
@@ -59,8 +84,9 @@ static __always_inline void lh_sample_out_copy(enum lh_hist_id id, int cpu,
 					       struct task_struct *victim,
 					       const struct lh_task_info *culprit)
 {
-	trace_lh_sample(id, cpu, lat_us, timeroffset_us, victim, NULL,
-			culprit);
+	if (lh_sample_traced())
+		trace_lh_sample(id, cpu, lat_us, timeroffset_us, victim, NULL,
+				culprit);
 	if (static_branch_unlikely(&lh_thresholds_on) &&
 	    lat_us >= READ_ONCE(lh_stop_us[id]))
 		lh_threshold_hit(id, cpu, lat_us);
