@@ -62,15 +62,30 @@ static const char *lh_clock_why = "no_cycle_clock_on_this_architecture";
 static atomic_long_t lh_clock_drops = ATOMIC_LONG_INIT(0);
 
 /**
- * lh_clock_drop() - a window is not filed: count it
+ * lh_clock_window_us_slow() - lh_clock_window_us() but for its inline case
+ * @start: the window's first stamp
+ * @end:   its last
  *
- * Out of line: it runs only for the few windows open across a fall back.
+ * Out of line: on the cycle counter it runs only for the few windows open
+ * across a fall back (dropped and counted) and for an end read before the
+ * start (a negative sample, which the histogram counts as such); with
+ * clock=kernel, for every sample.
  *
  * Context: probe context, any.
+ * Return: the microseconds, or LH_CLOCK_MIXED.
  */
-noinline void notrace lh_clock_drop(void)
+noinline s64 notrace lh_clock_window_us_slow(u64 start, u64 end)
 {
-	atomic_long_inc(&lh_clock_drops);
+	s64 diff = (s64)(end - start);
+
+	if (lh_clock_differs(start, end)) {
+		atomic_long_inc(&lh_clock_drops);
+		return LH_CLOCK_MIXED;
+	}
+	if (end & LH_CLOCK_CYCLES_BIT)
+		return lh_clock_scale_signed(diff, lh_clock.us_mult,
+					     lh_clock.us_shift);
+	return div_s64(diff, NSEC_PER_USEC);
 }
 
 #ifdef LH_HAVE_TSC_CLOCK

@@ -97,11 +97,21 @@ enum lh_off {
  * struct lh_section - one kind of open critical section on one CPU
  * @start:    lh_clock_local_stamp() when it began
  * @open:     a section is being timed
+ * @lat_us:   the latency of the section that closed last, for
+ *            lh_sections_report()
+ * @len_ns:   while explaining: that section's length in ns...
+ * @end_ns:   ...and CLOCK_MONOTONIC (lh_clock_ns()) when it closed
  * @mark:     the counters when it began, if counting was on
+ * @hist:     this CPU's histogram of its type, set before the probes are
+ *            hooked (lh_preemptirq_clear())
  */
 struct lh_section {
 	u64 start;
 	bool open;
+	struct lh_hist_cpu *hist;
+	s64 lat_us;
+	u64 len_ns;
+	u64 end_ns;
 	struct lh_pmu_mark mark;
 };
 
@@ -119,6 +129,11 @@ struct lh_sections_cpu {
 	bool emitting;
 };
 
+/* What lh_came_on() closed, for lh_sections_report(). */
+#define LH_CLOSED_OFF		BIT(0)	/* the section of what came on */
+#define LH_CLOSED_BOTH		BIT(1)	/* preemptirqsoff */
+#define LH_CLOSED_MEASURED	BIT(2)	/* explain on: @len_ns, @end_ns are set */
+
 static DEFINE_PER_CPU(struct lh_sections_cpu, lh_sections_cpus);
 
 /* The dynamic hotplug state of lh_preemptirq_cpu_prepare(). */
@@ -129,61 +144,95 @@ static const enum lh_hist_id lh_off_hist[LH_NR_OFF] = {
 	[LH_OFF_PREEMPT]	= LH_HIST_PREEMPTOFF,
 };
 
-/* lh_section_open - start timing unless a section is open already */
-static __always_inline void lh_section_open(struct lh_section *s, u64 now)
+/*
+ * lh_section_mark - read the counters at a section's start; out of line,
+ * only while counting. Reading them may toggle interrupts the traced way:
+ * the CPU is busy meanwhile, so our probes ignore that.
+ */
+static noinline void notrace lh_section_mark(struct lh_sections_cpu *sc,
+					     struct lh_section *s)
+{
+	sc->busy = true;
+	barrier();
+	lh_pmu_read(&s->mark);
+	barrier();
+	sc->busy = false;
+}
+
+/* lh_section_start - start timing at @now unless a section is open already */
+static __always_inline void lh_section_start(struct lh_section *s, u64 now)
 {
 	if (s->open)
 		return;
 	s->start = now;
 	s->open = true;
+}
+
+/*
+ * lh_section_open - lh_section_start(), and the counters if counting: the
+ * general path
+ */
+static __always_inline void lh_section_open(struct lh_sections_cpu *sc,
+					    struct lh_section *s, u64 now)
+{
+	if (s->open)
+		return;
+	lh_section_start(s, now);
 	if (lh_counting())
-		lh_pmu_read(&s->mark);
+		lh_section_mark(sc, s);
 }
 
 /*
  * lh_section_close - stop timing and file the sample, if a section was
- * open; true if one was, with its latency in @lat_us (to be traced with
- * lh_sample_out() once interrupts are back as the tracepoint had them)
+ * open; LH_CLOSED_OFF if one was, with its latency left in @s->lat_us (to
+ * be traced by lh_sections_report() once interrupts are back as the
+ * tracepoint had them), else 0
  */
-static __always_inline bool lh_section_close(struct lh_section *s,
-					     enum lh_hist_id id, int cpu,
-					     u64 now, s64 *lat_us)
+static __always_inline unsigned int lh_section_close(struct lh_section *s,
+						     enum lh_hist_id id,
+						     u64 now)
 {
+	s64 lat_us;
+
 	if (!s->open)
-		return false;
+		return 0;
 	s->open = false;
-	if (!lh_clock_window_ok(s->start, now))
-		return false;
-	*lat_us = lh_clock_us(s->start, now);
-	lh_hist_record(lh_hist_cpu_filing(id, cpu), *lat_us);
+	if (!lh_clock_window_us(s->start, now, &lat_us))
+		return 0;
+	s->lat_us = lat_us;
+	lh_hist_record(s->hist, lat_us);
 	if (lh_counting())
-		lh_pmu_file(id, *lat_us, &s->mark);
-	return true;
+		lh_pmu_file(id, lat_us, &s->mark);
+	return LH_CLOSED_OFF;
 }
 
 /*
- * lh_sections_enter - this CPU's sections, or NULL in NMI or when nested
- * in our own probe; callers run with interrupts disabled
+ * lh_sections_plain - is filing all that is asked of the section probes:
+ * the cycle clock, no counting, no explain? Then lh_went_off() and
+ * lh_came_on() take their inline path, which calls nothing (so saves no
+ * register) and fires no tracepoint (so needs no busy flag); anything else
+ * takes the general path, out of line.
  */
-static __always_inline struct lh_sections_cpu *lh_sections_enter(void)
+static __always_inline bool lh_sections_plain(void)
 {
-	struct lh_sections_cpu *sc;
-
-	if (in_nmi())
-		return NULL;
-	sc = raw_cpu_ptr(&lh_sections_cpus);
-	if (sc->busy)
-		return NULL;
-	sc->busy = true;
-	barrier();
-	return sc;
+	return lh_clock_on_cycles() && !lh_counting() && !lh_explaining();
 }
 
-/* lh_sections_leave - end of a probe */
-static __always_inline void lh_sections_leave(struct lh_sections_cpu *sc)
+/*
+ * lh_went_off_general - lh_went_off() on the kernel's clock or while
+ * counting: the section reads the counters when it opens
+ */
+static noinline void notrace lh_went_off_general(struct lh_sections_cpu *sc,
+						 enum lh_off what,
+						 unsigned long flags)
 {
-	barrier();
-	sc->busy = false;
+	u64 now = lh_clock_local_stamp();
+
+	lh_section_open(sc, &sc->off[what], now);
+	if (sc->off[!what].open)
+		lh_section_open(sc, &sc->both, now);
+	if (what == LH_OFF_PREEMPT)
+		raw_local_irq_restore(flags);
 }
 
 /*
@@ -197,91 +246,234 @@ static __always_inline void lh_went_off(enum lh_off what)
 	unsigned long flags = 0;
 	u64 now;
 
+	if (in_nmi())
+		return;
 	if (what == LH_OFF_PREEMPT)
 		raw_local_irq_save(flags);
-	sc = lh_sections_enter();
-	if (sc) {
-		now = lh_clock_local_stamp();
-		lh_section_open(&sc->off[what], now);
-		if (sc->off[!what].open)
-			lh_section_open(&sc->both, now);
-		/* Before interrupts come back: see lh_came_on(). */
-		lh_sections_leave(sc);
+	sc = raw_cpu_ptr(&lh_sections_cpus);
+	if (unlikely(sc->busy))
+		goto out;
+	if (unlikely(!lh_sections_plain())) {
+		lh_went_off_general(sc, what, flags);
+		return;
 	}
+	now = lh_cycle_stamp();
+	lh_section_start(&sc->off[what], now);
+	if (sc->off[!what].open)
+		lh_section_start(&sc->both, now);
+out:
 	if (what == LH_OFF_PREEMPT)
 		raw_local_irq_restore(flags);
 }
 
+/* lh_section_measure - explain on: an open section's length and end */
+static __always_inline void lh_section_measure(struct lh_section *s, u64 now,
+					       u64 end_ns)
+{
+	if (!s->open)
+		return;
+	s->len_ns = lh_clock_delta_ns(s->start, now);
+	s->end_ns = end_ns;
+}
+
+/*
+ * lh_sections_measure - explain on: the lengths of the sections closing at
+ * @now and their end in CLOCK_MONOTONIC, read before interrupts come back
+ * (an interrupt held off runs after the window); out of line. Only the
+ * open ones are written: an interrupt that lands before
+ * lh_sections_report() reads them closes none of them.
+ */
+static noinline unsigned int notrace
+lh_sections_measure(struct lh_sections_cpu *sc, enum lh_off what, u64 now)
+{
+	u64 end_ns;
+
+	/* On the cycle clock @now is that instant: no second read. */
+	if (now & LH_CLOCK_CYCLES_BIT)
+		end_ns = lh_clock_stamp_ns(now);
+	else
+		end_ns = lh_clock_ns();
+	lh_section_measure(&sc->off[what], now, end_ns);
+	lh_section_measure(&sc->both, now, end_ns);
+	return LH_CLOSED_MEASURED;
+}
+
 /*
  * lh_explain_section - explain a section of @id of @len_ns that ended at
- * @end_ns (CLOCK_MONOTONIC), if it is its CPU's new maximum; out of line,
- * only while explaining
+ * @end_ns (CLOCK_MONOTONIC), if it is its CPU's new maximum
  */
-static noinline void notrace lh_explain_section(enum lh_hist_id id, int cpu,
-						s64 lat_us, u64 len_ns,
-						u64 end_ns)
+static void notrace lh_explain_section(enum lh_hist_id id, int cpu,
+				       s64 lat_us, u64 len_ns, u64 end_ns)
 {
 	lh_explain_file(id, cpu, lat_us, end_ns - min(len_ns, end_ns), end_ns,
 			current);
 }
 
 /*
- * lh_came_on - @what came back on: close its section and "both". For
- * preemption, interrupts are on: they are masked while the samples are
- * timed and filed, and back on while they are traced, so that a tracer or
- * a threshold running in the lh_sample event sees them as the tracepoint
- * left them. An interrupt held off meanwhile arrives when they come back,
- * with the CPU no longer busy, and is measured.
+ * lh_sections_reporting - is anything attached to closed sections: the
+ * lh_sample event, a threshold or explain? Patched-out branches: while
+ * none is, a closed section costs no more than its filing.
  */
-static __always_inline void lh_came_on(enum lh_off what)
+static __always_inline bool lh_sections_reporting(void)
 {
-	enum lh_hist_id id = lh_off_hist[what];
-	struct lh_sections_cpu *sc;
-	unsigned long flags = 0;
-	s64 lat_us = 0, both_us = 0;
-	bool closed, both_closed;
-	u64 now, len_ns = 0, both_ns = 0, end_ns = 0;
-	int cpu;
+	return lh_sample_out_wanted() || lh_explaining();
+}
 
-	if (what == LH_OFF_PREEMPT)
-		raw_local_irq_save(flags);
-	sc = lh_sections_enter();
-	if (!sc) {
-		if (what == LH_OFF_PREEMPT)
-			raw_local_irq_restore(flags);
-		return;
-	}
-	now = lh_clock_local_stamp();
-	cpu = raw_smp_processor_id();
-	if (lh_explaining()) {
-		/* the window ends here, before a held-off interrupt runs */
-		end_ns = lh_clock_ns();
-		len_ns = lh_clock_delta_ns(sc->off[what].start, now);
-		both_ns = lh_clock_delta_ns(sc->both.start, now);
-	}
-	closed = lh_section_close(&sc->off[what], id, cpu, now, &lat_us);
-	both_closed = lh_section_close(&sc->both, LH_HIST_PREEMPTIRQSOFF, cpu,
-				       now, &both_us);
-	/* Not busy before interrupts come back: the one held off is measured. */
-	lh_sections_leave(sc);
-	if (what == LH_OFF_PREEMPT)
-		raw_local_irq_restore(flags);
-	if (likely(!closed && !both_closed) || sc->emitting)
+/*
+ * lh_sections_report - trace, threshold and explain what lh_came_on() of
+ * @what closed (@closed: LH_CLOSED_*); out of line, only while something
+ * is attached. Interrupts are as the tracepoint left them. The results are
+ * read first: a tracer attached to lh_sample may toggle preemption or
+ * interrupts the traced way, and the sections that closes are filed (but
+ * not traced, see @emitting) over them.
+ */
+static noinline void notrace lh_sections_report(struct lh_sections_cpu *sc,
+						enum lh_off what,
+						unsigned int closed)
+{
+	const struct lh_section *s = &sc->off[what], *b = &sc->both;
+	enum lh_hist_id id = lh_off_hist[what];
+	int cpu = raw_smp_processor_id();
+	s64 lat_us = s->lat_us, both_us = b->lat_us;
+	u64 len_ns = s->len_ns, end_ns = s->end_ns;
+	u64 both_ns = b->len_ns, both_end_ns = b->end_ns;
+
+	if (sc->emitting)
 		return;
 	sc->emitting = true;
 	barrier();
-	if (closed)
+	if (closed & LH_CLOSED_OFF)
 		lh_sample_out(id, cpu, lat_us, 0, NULL, current);
-	if (both_closed)
+	if (closed & LH_CLOSED_BOTH)
 		lh_sample_out(LH_HIST_PREEMPTIRQSOFF, cpu, both_us, 0, NULL,
 			      current);
-	if (closed && end_ns)
-		lh_explain_section(id, cpu, lat_us, len_ns, end_ns);
-	if (both_closed && end_ns)
-		lh_explain_section(LH_HIST_PREEMPTIRQSOFF, cpu, both_us,
-				   both_ns, end_ns);
+	if (closed & LH_CLOSED_MEASURED) {
+		if (closed & LH_CLOSED_OFF)
+			lh_explain_section(id, cpu, lat_us, len_ns, end_ns);
+		if (closed & LH_CLOSED_BOTH)
+			lh_explain_section(LH_HIST_PREEMPTIRQSOFF, cpu, both_us,
+					   both_ns, both_end_ns);
+	}
 	barrier();
 	sc->emitting = false;
+}
+
+/*
+ * lh_came_on_general - lh_came_on() but for its inline path: the kernel's
+ * clock, counting or explain, or a section the inline path cannot file
+ * (@now is its stamp then, else 0). The CPU is busy while the samples are
+ * timed and filed: counting and explain call out, and a tracepoint they
+ * fire must not reach our probes.
+ */
+static noinline void notrace lh_came_on_general(struct lh_sections_cpu *sc,
+						enum lh_off what,
+						unsigned long flags, u64 now)
+{
+	unsigned int closed = 0;
+
+	sc->busy = true;
+	barrier();
+	if (!now)
+		now = lh_clock_local_stamp();
+	if (lh_explaining())
+		closed = lh_sections_measure(sc, what, now);
+	closed |= lh_section_close(&sc->off[what], lh_off_hist[what], now);
+	if (lh_section_close(&sc->both, LH_HIST_PREEMPTIRQSOFF, now))
+		closed |= LH_CLOSED_BOTH;
+	/* Not busy before interrupts come back: the one held off is measured. */
+	barrier();
+	sc->busy = false;
+	if (what == LH_OFF_PREEMPT)
+		raw_local_irq_restore(flags);
+	if (lh_sections_reporting() && (closed & ~LH_CLOSED_MEASURED))
+		lh_sections_report(sc, what, closed);
+}
+
+/*
+ * lh_section_quick - can the inline path file @s (@open: whether it is),
+ * ending at cycle stamp @now? Yes if it is not open, or if its latency,
+ * left in @lat_us, fits the histogram's buckets (lh_clock_cycles_us(): a
+ * start on the cycle counter, not after @now).
+ */
+static __always_inline bool lh_section_quick(const struct lh_section *s,
+					     bool open, u64 now, u64 *lat_us)
+{
+	s64 us;
+
+	if (!open)
+		return true;
+	if (!lh_clock_cycles_us(s->start, now, &us))
+		return false;
+	*lat_us = us;
+	return *lat_us < LH_NR_BUCKETS;
+}
+
+/* lh_section_file - the inline path: close @s and count @lat_us */
+static __always_inline unsigned int lh_section_file(struct lh_section *s,
+						    u64 lat_us)
+{
+	struct lh_hist_cpu *h = s->hist;
+
+	s->open = false;
+	s->lat_us = lat_us;
+	/* Pairs with smp_store_release() in lh_hist_cpu_reset_end(). */
+	if (likely(!smp_load_acquire(&h->resetting)))
+		atomic64_inc(&h->buckets[lat_us]);
+	return LH_CLOSED_OFF;
+}
+
+/*
+ * lh_came_on - @what came back on: close its section and "both". For
+ * preemption, interrupts are on: they are masked while the samples are
+ * timed and filed, and back on for lh_sections_report(), so that a tracer
+ * or a threshold running in the lh_sample event sees them as the
+ * tracepoint left them. An interrupt held off meanwhile arrives when they
+ * come back, and is measured.
+ *
+ * The inline path files only what needs no call: the cycle clock, no
+ * counting or explain, latencies within the histogram. It looks at both
+ * sections before it changes either, so that anything else can go to
+ * lh_came_on_general() as if the inline path had not run.
+ */
+static __always_inline void lh_came_on(enum lh_off what)
+{
+	struct lh_section *s, *both;
+	struct lh_sections_cpu *sc;
+	unsigned int closed = 0;
+	unsigned long flags = 0;
+	u64 now, lat_us = 0, both_us = 0;
+	bool s_open, both_open;
+
+	if (in_nmi())
+		return;
+	if (what == LH_OFF_PREEMPT)
+		raw_local_irq_save(flags);
+	sc = raw_cpu_ptr(&lh_sections_cpus);
+	if (unlikely(sc->busy))
+		goto out;
+	if (unlikely(!lh_sections_plain())) {
+		lh_came_on_general(sc, what, flags, 0);
+		return;
+	}
+	now = lh_cycle_stamp();
+	s = &sc->off[what];
+	both = &sc->both;
+	s_open = s->open;
+	both_open = both->open;
+	if (unlikely(!lh_section_quick(s, s_open, now, &lat_us) ||
+		     !lh_section_quick(both, both_open, now, &both_us))) {
+		lh_came_on_general(sc, what, flags, now);
+		return;
+	}
+	if (s_open)
+		closed = lh_section_file(s, lat_us);
+	if (both_open)
+		closed |= lh_section_file(both, both_us) << 1;
+out:
+	if (what == LH_OFF_PREEMPT)
+		raw_local_irq_restore(flags);
+	if (lh_sample_out_wanted() && closed)
+		lh_sections_report(sc, what, closed);
 }
 
 /* lh_probe_irq_disable - interrupts went off */
@@ -320,13 +512,14 @@ static void notrace lh_probe_cpu_idle(void *data, unsigned int state,
 
 	if (state == (unsigned int)PWR_EVENT_EXIT)
 		return;
-	sc = lh_sections_enter();
-	if (!sc)
+	if (in_nmi())
+		return;
+	sc = raw_cpu_ptr(&lh_sections_cpus);
+	if (sc->busy)
 		return;
 	sc->off[LH_OFF_IRQS].open = false;
 	sc->off[LH_OFF_PREEMPT].open = false;
 	sc->both.open = false;
-	lh_sections_leave(sc);
 }
 
 /* Hooked in this order: idle first, then the ends, then the starts. */
@@ -338,20 +531,34 @@ static const struct lh_probe lh_preemptirq_probes[] = {
 	{ LH_TP_PREEMPT_DISABLE,	lh_probe_preempt_disable },
 };
 
-/* lh_sections_clear_cpu - forget @cpu's open sections; none of its probes may run */
-static void lh_sections_clear_cpu(unsigned int cpu)
+/* lh_sections_forget - forget @sc's open sections; none of its probes may run */
+static void lh_sections_forget(struct lh_sections_cpu *sc)
 {
-	memset(per_cpu_ptr(&lh_sections_cpus, cpu), 0,
-	       sizeof(struct lh_sections_cpu));
+	sc->off[LH_OFF_IRQS].open = false;
+	sc->off[LH_OFF_PREEMPT].open = false;
+	sc->both.open = false;
+	sc->busy = false;
+	sc->emitting = false;
 }
 
-/* lh_preemptirq_clear - forget every open section; no probe may be running */
+/*
+ * lh_preemptirq_clear - forget every open section and point each at its
+ * CPU's histogram (the first enable allocated them before this runs, and
+ * they stay until unload); no probe may be running
+ */
 static void lh_preemptirq_clear(void)
 {
+	struct lh_sections_cpu *sc;
+	enum lh_off what;
 	int cpu;
 
-	for_each_possible_cpu(cpu)
-		lh_sections_clear_cpu(cpu);
+	for_each_possible_cpu(cpu) {
+		sc = per_cpu_ptr(&lh_sections_cpus, cpu);
+		memset(sc, 0, sizeof(*sc));
+		for (what = 0; what < LH_NR_OFF; what++)
+			sc->off[what].hist = lh_hist_cpu(lh_off_hist[what], cpu);
+		sc->both.hist = lh_hist_cpu(LH_HIST_PREEMPTIRQSOFF, cpu);
+	}
 }
 
 /*
@@ -360,7 +567,7 @@ static void lh_preemptirq_clear(void)
  */
 static int lh_preemptirq_cpu_prepare(unsigned int cpu)
 {
-	lh_sections_clear_cpu(cpu);
+	lh_sections_forget(per_cpu_ptr(&lh_sections_cpus, cpu));
 	return 0;
 }
 

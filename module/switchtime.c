@@ -138,11 +138,10 @@ static noinline void notrace lh_switchtime_end(void)
 	if (st->pid != current->pid ||
 	    st->nr_switches != lh_nr_switches(current))
 		goto out;	/* switched out before its return */
-	if (!lh_clock_window_ok(st->switch_at, now))
+	if (!lh_clock_window_us(st->switch_at, now, &lat_us))
 		goto out;
 
 	cpu = smp_processor_id();
-	lat_us = lh_clock_us(st->switch_at, now);
 	lh_sample_record_copy(LH_HIST_SWITCHTIME, cpu, lat_us, 0, current,
 			      &st->culprit, now);
 	if (lh_switch_enabled(LH_SW_TIMERWAKEUPSWITCH))

@@ -394,17 +394,18 @@ static void notrace lh_probe_sched_pi_setprio(void *data,
 }
 
 /*
- * lh_wakeup_record - file a finished wakeup on @cpu, where it ran; an
+ * lh_wakeup_record - file a finished wakeup of @lat_us (from @start to
+ * @now) on @cpu, where it ran; an
  * exclusive-priority one also goes, with its timer's missed offset added,
  * into timerandwakeup, and its switch-in starts a switchtime sample
  */
-static __always_inline void lh_wakeup_record(u64 start, s64 timer_offset_us,
+static __always_inline void lh_wakeup_record(u64 start, s64 lat_us,
+					     s64 timer_offset_us,
 					     bool sharedprio, int cpu,
 					     struct task_struct *prev,
 					     struct task_struct *next,
 					     u64 now)
 {
-	s64 lat_us = lh_clock_us(start, now);
 	enum lh_hist_id id = sharedprio ? LH_HIST_WAKEUP_SHAREDPRIO :
 					  LH_HIST_WAKEUP;
 
@@ -438,7 +439,7 @@ static noinline void notrace lh_wakeup_switch(struct lh_wakeup_cpu *wc,
 	int prev_prio = lh_task_prio(prev);
 	/* What an ended wakeup needs, copied out in scalars (no stack record). */
 	u64 start = 0;
-	s64 timer_offset_us = 0;
+	s64 timer_offset_us = 0, lat_us;
 	bool ended = false, sharedprio = false;
 	int prio = 0;
 	/* Before the lock: waiting for it is our time, not the wakee's. */
@@ -469,9 +470,9 @@ static noinline void notrace lh_wakeup_switch(struct lh_wakeup_cpu *wc,
 	arch_spin_unlock(&wc->lock);
 
 	if (ended && lh_wakeup_wanted(next->pid, prio) &&
-	    lh_clock_window_ok(start, now))
-		lh_wakeup_record(start, timer_offset_us, sharedprio, cpu,
-				 prev, next, now);
+	    lh_clock_window_us(start, now, &lat_us))
+		lh_wakeup_record(start, lat_us, timer_offset_us, sharedprio,
+				 cpu, prev, next, now);
 }
 
 /* lh_probe_sched_switch - end of a wakeup, or a reason to drop or share it */

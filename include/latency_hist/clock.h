@@ -5,8 +5,8 @@
  * lh_clock_stamp() stamps windows that may start on one CPU and end on
  * another (wakeup, switchtime, the filing of a late timer);
  * lh_clock_local_stamp() those that start and end on one CPU with
- * interrupts or preemption off (critical sections). lh_clock_us() turns
- * the two stamps of a window into the sample; lh_clock_ns() is now in ns,
+ * interrupts or preemption off (critical sections). lh_clock_window_us()
+ * turns the two stamps of a window into the sample; lh_clock_ns() is now in ns,
  * for the explain rings.
  *
  * Both read the cycle counter where the kernel vouches for it: a TSC at a
@@ -25,7 +25,7 @@
  * tells module/clock.c, which falls back for good, so the probes never ask
  * themselves. A cycle-counter reading carries LH_CLOCK_CYCLES_BIT, so a
  * window whose two ends were read on different clocks (the fall back came
- * while it was open) is told apart and dropped (lh_clock_window_ok()),
+ * while it was open) is told apart and dropped (lh_clock_window_us()),
  * never filed. Only differences of two stamps mean anything;
  * lh_clock_mono_ns() gives CLOCK_MONOTONIC for a record's timestamp.
  */
@@ -109,23 +109,35 @@ static __always_inline u64 lh_cycles_scale(u64 cycles, u32 mult, u32 shift)
 }
 #endif
 
+/* lh_clock_on_cycles - are stamps read on the cycle counter (until a fall back)? */
+static __always_inline bool lh_clock_on_cycles(void)
+{
+	return likely(READ_ONCE(lh_clock.cycles));
+}
+
+/* lh_cycle_stamp - now on the cycle counter, as lh_clock_on_cycles() stamps it */
+static __always_inline u64 lh_cycle_stamp(void)
+{
+	return lh_cycles() | LH_CLOCK_CYCLES_BIT;
+}
+
 /*
  * lh_clock_stamp - now, for a window that may end on another CPU: raw
  * cycles marked LH_CLOCK_CYCLES_BIT, or CLOCK_MONOTONIC ns. Only
- * lh_clock_us(), lh_clock_delta_ns() and lh_clock_stamp_ns() read it.
+ * lh_clock_window_us(), lh_clock_delta_ns() and lh_clock_stamp_ns() read it.
  */
 static __always_inline u64 lh_clock_stamp(void)
 {
-	if (likely(READ_ONCE(lh_clock.cycles)))
-		return lh_cycles() | LH_CLOCK_CYCLES_BIT;
+	if (lh_clock_on_cycles())
+		return lh_cycle_stamp();
 	return ktime_get_mono_fast_ns();
 }
 
 /* lh_clock_local_stamp - now, for a window that ends on this CPU */
 static __always_inline u64 lh_clock_local_stamp(void)
 {
-	if (likely(READ_ONCE(lh_clock.cycles)))
-		return lh_cycles() | LH_CLOCK_CYCLES_BIT;
+	if (lh_clock_on_cycles())
+		return lh_cycle_stamp();
 	return local_clock();
 }
 
@@ -139,20 +151,6 @@ static __always_inline s64 lh_clock_scale_signed(s64 cycles, u32 mult,
 	if (likely(cycles >= 0))
 		return lh_cycles_scale(cycles, mult, shift);
 	return -(s64)lh_cycles_scale(-cycles, mult, shift);
-}
-
-/*
- * lh_clock_us - whole microseconds from stamp @start to stamp @end, both
- * read on one clock (lh_clock_window_ok()), truncated as div_s64() does
- */
-static __always_inline s64 lh_clock_us(u64 start, u64 end)
-{
-	s64 diff = (s64)(end - start);
-
-	if (likely(end & LH_CLOCK_CYCLES_BIT))
-		return lh_clock_scale_signed(diff, lh_clock.us_mult,
-					     lh_clock.us_shift);
-	return div_s64(diff, NSEC_PER_USEC);
 }
 
 /* lh_clock_delta_ns - ns from stamp @start to stamp @end, one clock */
@@ -194,20 +192,40 @@ static __always_inline bool lh_clock_differs(u64 a, u64 b)
 	return (a ^ b) & LH_CLOCK_CYCLES_BIT;
 }
 
-void lh_clock_drop(void);
+/* lh_clock_window_us() of a window whose ends were read on two clocks */
+#define LH_CLOCK_MIXED		S64_MIN
+
+s64 lh_clock_window_us_slow(u64 start, u64 end);
 
 /*
- * lh_clock_window_ok - may a window from stamp @start to stamp @end be
- * filed? Not if its ends were read on different clocks: the fall back came
- * while it was open.
+ * lh_clock_cycles_us - the case of every sample where the cycle counter is
+ * used: both stamps on it and @end not before @start; then true, with the
+ * whole microseconds from @start to @end in @us. Calls nothing.
  */
-static __always_inline bool lh_clock_window_ok(u64 start, u64 end)
+static __always_inline bool lh_clock_cycles_us(u64 start, u64 end, s64 *us)
 {
-	if (unlikely(lh_clock_differs(start, end))) {
-		lh_clock_drop();
-		return false;
+	s64 diff = (s64)(end - start);
+
+	if (likely((s64)(start & end) < 0 && diff >= 0)) {
+		*us = lh_cycles_scale(diff, lh_clock.us_mult,
+				      lh_clock.us_shift);
+		return true;
 	}
-	return true;
+	return false;
+}
+
+/*
+ * lh_clock_window_us - whole microseconds from stamp @start to stamp @end
+ * in @us, truncated as div_s64() does; false if the two were read on
+ * different clocks (counted in status, never filed). Only
+ * lh_clock_cycles_us() is inline.
+ */
+static __always_inline bool lh_clock_window_us(u64 start, u64 end, s64 *us)
+{
+	if (lh_clock_cycles_us(start, end, us))
+		return true;
+	*us = lh_clock_window_us_slow(start, end);
+	return *us != LH_CLOCK_MIXED;
 }
 
 enum lh_hist_id;
