@@ -412,13 +412,9 @@ static __always_inline bool lh_section_quick(const struct lh_section *s,
 static __always_inline unsigned int lh_section_file(struct lh_section *s,
 						    u64 lat_us)
 {
-	struct lh_hist_cpu *h = s->hist;
-
 	s->open = false;
 	s->lat_us = lat_us;
-	/* Pairs with smp_store_release() in lh_hist_cpu_reset_end(). */
-	if (likely(!smp_load_acquire(&h->resetting)))
-		atomic64_inc(&h->buckets[lat_us]);
+	lh_hist_count(s->hist, lat_us);
 	return LH_CLOSED_OFF;
 }
 

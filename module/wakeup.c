@@ -156,7 +156,7 @@ static __always_inline void lh_wakeup_unlock(struct lh_wakeup_cpu *wc,
 }
 
 /* lh_task_prio - a task's prio as a competitor; the idle task competes with none */
-static int lh_task_prio(struct task_struct *t)
+static __always_inline int lh_task_prio(struct task_struct *t)
 {
 	return is_idle_task(t) ? LH_PRIO_NONE : t->prio;
 }
@@ -210,7 +210,7 @@ static __always_inline void lh_wakeup_offer(struct lh_wakeup_cpu *wc,
  * lh_wakeup_wanted - does the current filter still want this wakeup? The
  * pid filter may have changed while it was pending.
  */
-static bool lh_wakeup_wanted(pid_t pid, int prio)
+static __always_inline bool lh_wakeup_wanted(pid_t pid, int prio)
 {
 	pid_t pid_filter = lh_pid(LH_SW_WAKEUP);
 
@@ -426,27 +426,81 @@ static __always_inline void lh_wakeup_record(u64 start, s64 lat_us,
 }
 
 /*
- * lh_wakeup_switch - sched_switch on a CPU with a tracked wakeup: end it, drop
- * it or mark it shared; out of line, so that the common switch with nothing
- * tracked costs the probe one this-CPU load
+ * lh_wakeup_file_quick - lh_wakeup_record() of what needs no call: a
+ * window on the cycle counter that fits the histogram (and timerandwakeup's,
+ * if on), no new maximum, and nothing else asked of a sample (no trace
+ * event, threshold, explain, counting or switchtime). False, having filed
+ * nothing, for anything else.
  */
-static noinline void notrace lh_wakeup_switch(struct lh_wakeup_cpu *wc,
-					      int cpu,
-					      struct task_struct *prev,
-					      struct task_struct *next)
+static __always_inline bool lh_wakeup_file_quick(u64 start, u64 now,
+						 s64 timer_offset_us,
+						 bool sharedprio, int cpu)
+{
+	struct lh_hist_cpu *h, *taw = NULL;
+	s64 lat_us, taw_us = 0;
+
+	if (lh_sample_out_wanted() || lh_explaining() || lh_counting())
+		return false;
+	if (!lh_clock_cycles_us(start, now, &lat_us) ||
+	    lat_us >= LH_NR_BUCKETS)
+		return false;
+	h = lh_hist_cpu_filing(sharedprio ? LH_HIST_WAKEUP_SHAREDPRIO :
+					    LH_HIST_WAKEUP, cpu);
+	if (lh_hist_beats_max(h, lat_us))
+		return false;
+	if (!sharedprio) {
+		if (lh_switch_enabled(LH_SW_SWITCHTIME))
+			return false;
+		if (lh_switch_enabled(LH_SW_TIMERANDWAKEUP)) {
+			taw_us = timer_offset_us + lat_us;
+			taw = lh_hist_cpu_filing(LH_HIST_TIMERANDWAKEUP, cpu);
+			if ((u64)taw_us >= LH_NR_BUCKETS ||
+			    lh_hist_beats_max(taw, taw_us))
+				return false;
+		}
+	}
+	lh_hist_count(h, lat_us);
+	if (taw)
+		lh_hist_count(taw, taw_us);
+	return true;
+}
+
+/*
+ * lh_wakeup_end - file a wakeup that ended at @now with @next switching
+ * in: what lh_wakeup_file_quick() leaves, out of line
+ */
+static noinline void notrace lh_wakeup_end(u64 start, u64 now,
+					   s64 timer_offset_us,
+					   bool sharedprio,
+					   struct task_struct *prev,
+					   struct task_struct *next)
+{
+	s64 lat_us;
+
+	if (lh_clock_window_us(start, now, &lat_us))
+		lh_wakeup_record(start, lat_us, timer_offset_us, sharedprio,
+				 smp_processor_id(), prev, next, now);
+}
+
+/*
+ * lh_wakeup_switch_locked - sched_switch on a CPU with a tracked wakeup,
+ * @wc's lock held (interrupts are off): end it, drop it or mark it shared,
+ * unlock, and file the one that ended. Calls nothing but to file what
+ * lh_wakeup_file_quick() cannot, as a tail call.
+ */
+static __always_inline void lh_wakeup_switch_locked(struct lh_wakeup_cpu *wc,
+						    int cpu,
+						    struct task_struct *prev,
+						    struct task_struct *next,
+						    u64 now)
 {
 	struct lh_wakeup *cur = &wc->tracked;
-	int prev_prio = lh_task_prio(prev);
 	/* What an ended wakeup needs, copied out in scalars (no stack record). */
 	u64 start = 0;
-	s64 timer_offset_us = 0, lat_us;
+	s64 timer_offset_us = 0;
 	bool ended = false, sharedprio = false;
 	int prio = 0;
-	/* Before the lock: waiting for it is our time, not the wakee's. */
-	u64 now = lh_clock_stamp();
 
-	/* Interrupts are off: lh_wakeup_spin() is lh_wakeup_lock() here. */
-	lh_wakeup_spin(wc);
 	if (!cur->task) {
 		/* taken meanwhile by a migration */
 	} else if (prev == cur->task) {
@@ -454,7 +508,7 @@ static noinline void notrace lh_wakeup_switch(struct lh_wakeup_cpu *wc,
 		cur->task = NULL;
 	} else {
 		/* prev ran while the wakee waited: it had to give up the CPU */
-		lh_wakeup_meet(cur, prev_prio);
+		lh_wakeup_meet(cur, lh_task_prio(prev));
 		if (cur->task && next == cur->task && next->pid == cur->pid) {
 			ended = true;
 			start = cur->start;
@@ -469,10 +523,56 @@ static noinline void notrace lh_wakeup_switch(struct lh_wakeup_cpu *wc,
 	}
 	arch_spin_unlock(&wc->lock);
 
-	if (ended && lh_wakeup_wanted(next->pid, prio) &&
-	    lh_clock_window_us(start, now, &lat_us))
-		lh_wakeup_record(start, lat_us, timer_offset_us, sharedprio,
-				 cpu, prev, next, now);
+	if (!ended || !lh_wakeup_wanted(next->pid, prio))
+		return;
+	if (!lh_wakeup_file_quick(start, now, timer_offset_us, sharedprio,
+				  cpu))
+		lh_wakeup_end(start, now, timer_offset_us, sharedprio, prev,
+			      next);
+}
+
+/*
+ * lh_wakeup_switch_slow - lh_wakeup_switch() on the kernel's clock (@now
+ * 0: read it here) or with the lock contended
+ */
+static noinline void notrace lh_wakeup_switch_slow(struct lh_wakeup_cpu *wc,
+						   int cpu,
+						   struct task_struct *prev,
+						   struct task_struct *next,
+						   u64 now)
+{
+	if (!now)
+		now = lh_clock_stamp();
+	/* Interrupts are off: lh_wakeup_spin() is lh_wakeup_lock() here. */
+	lh_wakeup_spin(wc);
+	lh_wakeup_switch_locked(wc, cpu, prev, next, now);
+}
+
+/*
+ * lh_wakeup_switch - sched_switch on a CPU with a tracked wakeup; out of
+ * line, so that the common switch with nothing tracked costs the probe one
+ * this-CPU load. Its common case (the cycle clock, the lock free, a sample
+ * lh_wakeup_file_quick() files) calls nothing, so it saves no register;
+ * the rest are tail calls.
+ */
+static noinline void notrace lh_wakeup_switch(struct lh_wakeup_cpu *wc,
+					      int cpu,
+					      struct task_struct *prev,
+					      struct task_struct *next)
+{
+	u64 now;
+
+	if (unlikely(!lh_clock_on_cycles())) {
+		lh_wakeup_switch_slow(wc, cpu, prev, next, 0);
+		return;
+	}
+	/* Before the lock: waiting for it is our time, not the wakee's. */
+	now = lh_cycle_stamp();
+	if (unlikely(!arch_spin_trylock(&wc->lock))) {
+		lh_wakeup_switch_slow(wc, cpu, prev, next, now);
+		return;
+	}
+	lh_wakeup_switch_locked(wc, cpu, prev, next, now);
 }
 
 /* lh_probe_sched_switch - end of a wakeup, or a reason to drop or share it */

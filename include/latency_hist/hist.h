@@ -172,6 +172,24 @@ static inline bool lh_hist_record(struct lh_hist_cpu *h, s64 lat_us)
 }
 
 /**
+ * lh_hist_count() - lh_hist_record() of a latency the caller has checked
+ * is in 0..10239 us: calls nothing
+ * @h:      the histogram of the CPU the sample belongs to
+ * @lat_us: the latency in microseconds, < LH_NR_BUCKETS
+ *
+ * Context: any.
+ * Return: false if a reset is emptying @h (not counted).
+ */
+static __always_inline bool lh_hist_count(struct lh_hist_cpu *h, u64 lat_us)
+{
+	/* Pairs with smp_store_release() in lh_hist_cpu_reset_end(). */
+	if (unlikely(smp_load_acquire(&h->resetting)))
+		return false;
+	atomic64_inc(&h->buckets[lat_us]);
+	return true;
+}
+
+/**
  * lh_hist_beats_max() - would this latency replace the CPU's max record?
  * @h:      the CPU histogram
  * @lat_us: a latency in microseconds
