@@ -29,8 +29,10 @@
  *
  * WARNING: these probes run on every outermost interrupt and preemption
  * toggle, millions of times a second. They are notrace, skip NMI context,
- * take no lock and allocate nothing. A per-CPU busy flag keeps them from
- * seeing a tracepoint their own code might fire.
+ * take no lock and allocate nothing. Their inline path files what needs no
+ * call (lh_sections_plain(), lh_section_quick()) and calls nothing; the
+ * rest goes to one out-of-line general path, where a per-CPU busy flag
+ * keeps them from seeing a tracepoint their own code might fire.
  *
  * Interrupts: the irq_disable/irq_enable tracepoints fire with interrupts
  * off, but the preempt_disable/preempt_enable ones fire with them on. The
@@ -53,8 +55,9 @@
  * section needs. A section whose ends were read on two clocks is dropped.
  *
  * Explain: while explain/enable is 1 (a static branch, patched out while
- * it is 0), a closed section also reads CLOCK_MONOTONIC before interrupts
- * come back, and a section that beats its CPU's maximum is broken down
+ * it is 0), a closed section also takes its end in CLOCK_MONOTONIC (on the
+ * cycle clock, its closing stamp converted) before interrupts come back,
+ * and a section that beats its CPU's maximum is broken down
  * (explain.c) over the @len_ns that end there: the interrupts that ran in a
  * preempt-off section, and the rest as the time of the task that owns it.
  *
