@@ -280,16 +280,48 @@ static noinline void notrace lh_wakeup_track_contended(struct lh_wakeup_cpu *wc,
 }
 
 /*
+ * lh_wakeup_begin - a followed task became runnable at @start: take its
+ * timer's missed offset and offer it to the CPU it will run on (@chosen:
+ * the pid filter names it)
+ */
+static __always_inline void lh_wakeup_begin(struct task_struct *p, u64 start,
+					    bool chosen)
+{
+	struct lh_wakeup_cpu *wc;
+	unsigned long flags;
+	s64 timer_offset_us;
+
+	/* Filled only while timerandwakeup is on, which the filing checks. */
+	timer_offset_us = lh_timer_offset_take(p);
+	wc = per_cpu_ptr(&lh_wakeup_cpus, task_cpu(p));
+
+	/* lh_wakeup_lock(), its contended case a tail call */
+	raw_local_irq_save(flags);
+	if (unlikely(!arch_spin_trylock(&wc->lock))) {
+		lh_wakeup_track_contended(wc, p, start, timer_offset_us, chosen,
+					  flags);
+		return;
+	}
+	lh_wakeup_track(wc, p, start, timer_offset_us, chosen, flags);
+}
+
+/*
+ * lh_wakeup_begin_kernel_clock - lh_wakeup_begin() on the kernel's clock,
+ * out of line: its read is a call, and the waking's common path makes none
+ */
+static noinline void notrace lh_wakeup_begin_kernel_clock(struct task_struct *p,
+							  bool chosen)
+{
+	lh_wakeup_begin(p, lh_clock_stamp(), chosen);
+}
+
+/*
  * lh_wakeup_start - sched_waking/sched_wakeup_new: a task becomes runnable;
  * inline in both probes, the start of every followed wakeup
  */
 static __always_inline void lh_wakeup_start(struct task_struct *p)
 {
 	pid_t pid_filter = lh_pid(LH_SW_WAKEUP);
-	struct lh_wakeup_cpu *wc;
-	unsigned long flags;
-	s64 timer_offset_us;
-	u64 start;
 
 	if (pid_filter) {
 		if (p->pid != pid_filter) {
@@ -300,19 +332,11 @@ static __always_inline void lh_wakeup_start(struct task_struct *p)
 		return;
 	}
 
-	start = lh_clock_stamp();
-	/* Filled only while timerandwakeup is on, which the filing checks. */
-	timer_offset_us = lh_timer_offset_take(p);
-	wc = per_cpu_ptr(&lh_wakeup_cpus, task_cpu(p));
-
-	/* lh_wakeup_lock(), its contended case a tail call */
-	raw_local_irq_save(flags);
-	if (unlikely(!arch_spin_trylock(&wc->lock))) {
-		lh_wakeup_track_contended(wc, p, start, timer_offset_us,
-					  pid_filter != 0, flags);
+	if (unlikely(!lh_clock_on_cycles())) {
+		lh_wakeup_begin_kernel_clock(p, pid_filter != 0);
 		return;
 	}
-	lh_wakeup_track(wc, p, start, timer_offset_us, pid_filter != 0, flags);
+	lh_wakeup_begin(p, lh_cycle_stamp(), pid_filter != 0);
 }
 
 /* lh_probe_sched_waking - start of a wakeup */
@@ -489,17 +513,19 @@ static noinline void notrace lh_wakeup_end(u64 start, u64 now,
  * lh_wakeup_file_quick() cannot, as a tail call.
  */
 static __always_inline void lh_wakeup_switch_locked(struct lh_wakeup_cpu *wc,
-						    int cpu,
 						    struct task_struct *prev,
 						    struct task_struct *next,
 						    u64 now)
 {
 	struct lh_wakeup *cur = &wc->tracked;
-	/* What an ended wakeup needs, copied out in scalars (no stack record). */
+	/*
+	 * What a wakeup that ended and is still wanted needs, copied out in
+	 * scalars: few enough to stay in scratch registers across the unlock.
+	 * A stamp is never 0, so @start says whether there is one.
+	 */
 	u64 start = 0;
 	s64 timer_offset_us = 0;
-	bool ended = false, sharedprio = false;
-	int prio = 0;
+	bool sharedprio = false;
 
 	if (!cur->task) {
 		/* taken meanwhile by a migration */
@@ -510,11 +536,11 @@ static __always_inline void lh_wakeup_switch_locked(struct lh_wakeup_cpu *wc,
 		/* prev ran while the wakee waited: it had to give up the CPU */
 		lh_wakeup_meet(cur, lh_task_prio(prev));
 		if (cur->task && next == cur->task && next->pid == cur->pid) {
-			ended = true;
-			start = cur->start;
-			timer_offset_us = cur->timer_offset_us;
-			prio = cur->prio;
-			sharedprio = cur->sharedprio;
+			if (lh_wakeup_wanted(next->pid, cur->prio)) {
+				start = cur->start;
+				timer_offset_us = cur->timer_offset_us;
+				sharedprio = cur->sharedprio;
+			}
 			cur->task = NULL;
 		} else if (cur->task) {
 			/* someone else goes first: a more important one drops it */
@@ -523,10 +549,11 @@ static __always_inline void lh_wakeup_switch_locked(struct lh_wakeup_cpu *wc,
 	}
 	arch_spin_unlock(&wc->lock);
 
-	if (!ended || !lh_wakeup_wanted(next->pid, prio))
+	if (!start)
 		return;
+	/* Interrupts are off: this CPU, read here, not kept across the unlock. */
 	if (!lh_wakeup_file_quick(start, now, timer_offset_us, sharedprio,
-				  cpu))
+				  raw_smp_processor_id()))
 		lh_wakeup_end(start, now, timer_offset_us, sharedprio, prev,
 			      next);
 }
@@ -536,7 +563,6 @@ static __always_inline void lh_wakeup_switch_locked(struct lh_wakeup_cpu *wc,
  * 0: read it here) or with the lock contended
  */
 static noinline void notrace lh_wakeup_switch_slow(struct lh_wakeup_cpu *wc,
-						   int cpu,
 						   struct task_struct *prev,
 						   struct task_struct *next,
 						   u64 now)
@@ -545,7 +571,7 @@ static noinline void notrace lh_wakeup_switch_slow(struct lh_wakeup_cpu *wc,
 		now = lh_clock_stamp();
 	/* Interrupts are off: lh_wakeup_spin() is lh_wakeup_lock() here. */
 	lh_wakeup_spin(wc);
-	lh_wakeup_switch_locked(wc, cpu, prev, next, now);
+	lh_wakeup_switch_locked(wc, prev, next, now);
 }
 
 /*
@@ -556,23 +582,22 @@ static noinline void notrace lh_wakeup_switch_slow(struct lh_wakeup_cpu *wc,
  * the rest are tail calls.
  */
 static noinline void notrace lh_wakeup_switch(struct lh_wakeup_cpu *wc,
-					      int cpu,
 					      struct task_struct *prev,
 					      struct task_struct *next)
 {
 	u64 now;
 
 	if (unlikely(!lh_clock_on_cycles())) {
-		lh_wakeup_switch_slow(wc, cpu, prev, next, 0);
+		lh_wakeup_switch_slow(wc, prev, next, 0);
 		return;
 	}
 	/* Before the lock: waiting for it is our time, not the wakee's. */
 	now = lh_cycle_stamp();
 	if (unlikely(!arch_spin_trylock(&wc->lock))) {
-		lh_wakeup_switch_slow(wc, cpu, prev, next, now);
+		lh_wakeup_switch_slow(wc, prev, next, now);
 		return;
 	}
-	lh_wakeup_switch_locked(wc, cpu, prev, next, now);
+	lh_wakeup_switch_locked(wc, prev, next, now);
 }
 
 /* lh_probe_sched_switch - end of a wakeup, or a reason to drop or share it */
@@ -585,12 +610,8 @@ static void notrace lh_probe_sched_switch(void *data, bool preempt,
 	 * The scheduler calls this with interrupts off, on the switching CPU:
 	 * the per-CPU operation below is a single instruction there.
 	 */
-	if (__this_cpu_read(lh_wakeup_cpus.tracked.task)) {
-		int cpu = smp_processor_id();
-
-		lh_wakeup_switch(per_cpu_ptr(&lh_wakeup_cpus, cpu), cpu, prev,
-				 next);
-	}
+	if (__this_cpu_read(lh_wakeup_cpus.tracked.task))
+		lh_wakeup_switch(this_cpu_ptr(&lh_wakeup_cpus), prev, next);
 }
 
 /* Hooked in this order; sched_switch first so no started wakeup is missed. */
