@@ -412,13 +412,11 @@ static __always_inline bool lh_section_quick(const struct lh_section *s,
 }
 
 /* lh_section_file - the inline path: close @s and count @lat_us */
-static __always_inline unsigned int lh_section_file(struct lh_section *s,
-						    u64 lat_us)
+static __always_inline void lh_section_file(struct lh_section *s, u64 lat_us)
 {
 	s->open = false;
 	s->lat_us = lat_us;
 	lh_hist_count(s->hist, lat_us);
-	return LH_CLOSED_OFF;
 }
 
 /*
@@ -464,10 +462,14 @@ static __always_inline void lh_came_on(enum lh_off what)
 		lh_came_on_general(sc, what, flags, now);
 		return;
 	}
-	if (s_open)
-		closed = lh_section_file(s, lat_us);
-	if (both_open)
-		closed |= lh_section_file(both, both_us) << 1;
+	if (s_open) {
+		lh_section_file(s, lat_us);
+		closed = LH_CLOSED_OFF;
+	}
+	if (both_open) {
+		lh_section_file(both, both_us);
+		closed |= LH_CLOSED_BOTH;
+	}
 out:
 	if (what == LH_OFF_PREEMPT)
 		raw_local_irq_restore(flags);

@@ -419,9 +419,9 @@ static void notrace lh_probe_sched_pi_setprio(void *data,
 
 /*
  * lh_wakeup_record - file a finished wakeup of @lat_us (from @start to
- * @now) on @cpu, where it ran; an
- * exclusive-priority one also goes, with its timer's missed offset added,
- * into timerandwakeup, and its switch-in starts a switchtime sample
+ * @now) on @cpu, where it ran; an exclusive-priority one also goes, with
+ * its timer's missed offset added, into timerandwakeup, and its switch-in
+ * starts a switchtime sample
  */
 static __always_inline void lh_wakeup_record(u64 start, s64 lat_us,
 					     s64 timer_offset_us,
@@ -578,8 +578,9 @@ static noinline void notrace lh_wakeup_switch_slow(struct lh_wakeup_cpu *wc,
  * lh_wakeup_switch - sched_switch on a CPU with a tracked wakeup; out of
  * line, so that the common switch with nothing tracked costs the probe one
  * this-CPU load. Its common case (the cycle clock, the lock free, a sample
- * lh_wakeup_file_quick() files) calls nothing, so it saves no register;
- * the rest are tail calls.
+ * lh_wakeup_file_quick() files) calls nothing; the rest are tail calls. (It
+ * still saves three registers, after the trylock: the inline filing keeps
+ * live what the general one would need.)
  */
 static noinline void notrace lh_wakeup_switch(struct lh_wakeup_cpu *wc,
 					      struct task_struct *prev,
