@@ -21,7 +21,10 @@
 #     single sleeper (-n 1) of the same length, about L samples move from
 #     wakeup/CPU1 to sharedprio/CPU1 (other RT tasks add the same noise to
 #     both runs): sharedprio grows by >= L/2 and wakeup shrinks by >= L/2;
-#     without overruns, no wakeup/ max record names an rt_sleeper thread.
+#     without overruns, no wakeup/ max record names an rt_sleeper thread,
+#     unless every instant still filed its sample under sharedprio (then
+#     it is an extra wakeup of a sleeper that blocked off the grid, not a
+#     misfiled one).
 #     (sharedprio's own max record may rightly name another RT task, e.g.
 #     rcu_preempt and ktimers, both FIFO 1, meeting on 6.1-rt.)
 
@@ -94,8 +97,17 @@ if [ "$ov" = 0 ]; then
 	for c in $LH_CPUS; do
 		hl_maxrec wakeup "$c" && [ -z "$MR_NONE" ] || continue
 		for t in $tids; do
-			[ "$MR_VPID" != "$t" ] ||
+			[ "$MR_VPID" = "$t" ] || continue
+			# A misfiled instant takes its sample out of sharedprio; a
+			# sleeper that blocked off the grid (seen once on 6.12: an
+			# exclusive 38 us wakeup 2.6 ms after an instant of the 20 ms
+			# grid, with CPU1 idle) adds one while every instant keeps
+			# its shared sample.
+			if [ $((two_shared - one_shared)) -ge $L ]; then
+				lh_diag "wakeup/max_latency-CPU$c names rt_sleeper thread $t, an extra wakeup: all $L instants filed under sharedprio"
+			else
 				lh_err "wakeup/max_latency-CPU$c names rt_sleeper thread $t: an equal-priority wakeup filed as exclusive"
+			fi
 		done
 	done
 fi
