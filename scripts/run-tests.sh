@@ -30,7 +30,10 @@
 #      after the other in the order of their kernel lines, at nice 5)
 #   3. user-space test programs: `make -C selftests` (once, in the checkout)
 #   4. in the background: the host tests of HOST_TESTS: the unit tests of the engine, built with char
-#      signed and unsigned, and the tests of scripts/lh (selftests/lh_host/); each prints KTAP ending in a "# Totals:" line, counted by the parser of the guests' run.sh output
+#      signed and unsigned, the tests of scripts/lh (selftests/lh_host/), and the litmus tests of the
+#      memory ordering (tools/litmus/run.sh: herd7 and tools/memory-model, fetched into the cache on
+#      first use); each prints KTAP ending in a "# Totals:" line, counted by the parser of the guests'
+#      run.sh output
 #   5. per kernel, as a job (at most --jobs at once, in matrix order; a kernel built here starts once its
 #      build is done, before the packaged kernels still waiting), logging to build/logs/kernel-K.log:
 #      a. fetch it (scripts/kernels.sh: release R, KDIR) and copy the working tree to build/R/src
@@ -147,6 +150,7 @@ HOST_TESTS=(
 	"lh_host.log|lh tool host tests|sh selftests/lh_host/test_lh.sh"
 	"lh_host_monitor.log|lh monitor host tests|sh selftests/lh_host/test_monitor.sh"
 	"lh_host_explain.log|lh explain host tests|sh selftests/lh_host/test_explain.sh"
+	"litmus.log|litmus tests of the ordering (herd7, tools/memory-model)|bash tools/litmus/run.sh"
 )
 
 # host_tests - run the host tests of HOST_TESTS in a copy of the tree (the jobs copy the checkout
