@@ -114,12 +114,7 @@ host_mirror() {
 
 # bpo_apt ARGS... - run apt-get/apt-cache with the private configuration of suite $SUITE ($BPO_DIR)
 bpo_apt() {
-	local tool=$1
-	shift
-	"$tool" -q -o Dir::Etc::sourcelist="$BPO_DIR/sources.list" -o Dir::Etc::sourceparts=- \
-		-o Dir::State::Lists="$BPO_DIR/lists" -o Dir::Cache="$BPO_DIR/cache" \
-		-o Dir::Etc::preferences="$BPO_DIR/preferences" -o Dir::Etc::preferencesparts="$BPO_DIR/preferences.d" \
-		-o APT::Get::List-Cleanup=0 "$@"
+	lh_private_apt "$BPO_DIR" "$@"
 }
 
 # bpo_setup - write the private sources list and refresh its package lists when they are old

@@ -124,10 +124,7 @@ lh_apt() {
 		"$tool" "$@"
 		return
 	fi
-	"$tool" -q -o Dir::Etc::sourcelist="$dir/sources.list" -o Dir::Etc::sourceparts=- \
-		-o Dir::State::Lists="$dir/lists" -o Dir::Cache="$dir/cache" \
-		-o Dir::Etc::preferences="$dir/preferences" -o Dir::Etc::preferencesparts="$dir/preferences.d" \
-		-o APT::Get::List-Cleanup=0 -o Acquire::Languages=none \
+	lh_private_apt "$dir" "$tool" \
 		-o APT::Architectures::="$(lh_host_arch)" -o APT::Architectures::="$arch" "$@"
 }
 

@@ -126,3 +126,14 @@ lh_matrix_get() {
 		for (i = 3; i <= NF; i++) if (index($i, key "=") == 1) { print substr($i, length(key) + 2); exit }
 	}' "$LH_MATRIX"
 }
+
+# lh_private_apt DIR TOOL ARGS... - run apt-get or apt-cache (TOOL) on the private apt state in DIR (its
+# sources.list, preferences, lists and cache; nothing of this machine's apt is read or changed)
+lh_private_apt() {
+	local dir=$1 tool=$2
+	shift 2
+	"$tool" -q -o Dir::Etc::sourcelist="$dir/sources.list" -o Dir::Etc::sourceparts=- \
+		-o Dir::State::Lists="$dir/lists" -o Dir::Cache="$dir/cache" \
+		-o Dir::Etc::preferences="$dir/preferences" -o Dir::Etc::preferencesparts="$dir/preferences.d" \
+		-o APT::Get::List-Cleanup=0 -o Acquire::Languages=none "$@"
+}

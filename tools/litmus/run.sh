@@ -55,15 +55,11 @@ MODEL_DIR=$CACHE/memory-model
 SOURCE_PKG=${LH_LITMUS_SOURCE:-linux-source-6.12}
 FORKY=$CACHE/apt-forky
 
-# forky_apt - run apt-get/apt-cache (ARGS) on the private forky state
+# forky_apt - run apt-get/apt-cache (ARGS) on the private forky state (its Release file is expired)
 forky_apt() {
 	local tool=$1
 	shift
-	"$tool" -q -o Dir::Etc::sourcelist="$FORKY/sources.list" -o Dir::Etc::sourceparts=- \
-		-o Dir::State::Lists="$FORKY/lists" -o Dir::Cache="$FORKY/cache" \
-		-o Dir::Etc::preferences="$FORKY/preferences" -o Dir::Etc::preferencesparts="$FORKY/preferences.d" \
-		-o APT::Get::List-Cleanup=0 -o Acquire::Languages=none \
-		-o Acquire::Check-Valid-Until=false "$@"
+	lh_private_apt "$FORKY" "$tool" -o Acquire::Check-Valid-Until=false "$@"
 }
 
 # debian_mirror - print the Debian archive this machine's apt takes bookworm from
