@@ -109,26 +109,31 @@ fetch_herd() {
 	touch "$HERD_DIR/.complete"
 }
 
-# fetch_model - unpack tools/memory-model from the linux-source package
+# unpack_model DEB DIR - unpack tools/memory-model of the linux-source package DEB into DIR
+unpack_model() {
+	log "unpacking tools/memory-model of $(basename "$1")"
+	rm -rf "$2"
+	mkdir "$2"
+	dpkg-deb --fsys-tarfile "$1" | tar -xOf - "./usr/src/$SOURCE_PKG.tar.xz" |
+		tar -xJf - -C "$2" --strip-components=3 --wildcards "$SOURCE_PKG/tools/memory-model/*" &&
+		[ -f "$2/linux-kernel.cfg" ] && basename "$1" > "$2/source"
+}
+
+# fetch_model - unpack tools/memory-model from the linux-source package: the kernel build's copy, or
+# (none yet, or replaced while it was read) one downloaded for this
 fetch_model() {
 	local deb tmp
 	[ -f "$MODEL_DIR/.complete" ] && return 0
 	tmp=$(mktemp -d "$CACHE/model.XXXXXX")
 	deb=$(find "$LH_CACHE/kbuild/debs" -maxdepth 1 -name "${SOURCE_PKG}_*_all.deb" 2> /dev/null | head -n 1)
-	if [ -z "$deb" ]; then
+	if [ -z "$deb" ] || ! unpack_model "$deb" "$tmp/src"; then
 		log "downloading $SOURCE_PKG for its tools/memory-model (this machine's apt)"
 		chown _apt "$tmp" 2> /dev/null || true
 		(cd "$tmp" && apt-get download -q "$SOURCE_PKG" >&2) ||
 			die "apt-get download $SOURCE_PKG failed: no network, or stale lists (run: apt-get update)"
 		deb=$(find "$tmp" -maxdepth 1 -name "${SOURCE_PKG}_*.deb" | head -n 1)
+		unpack_model "$deb" "$tmp/src" || die "cannot unpack tools/memory-model from $deb"
 	fi
-	log "unpacking tools/memory-model of $(basename "$deb")"
-	mkdir "$tmp/src"
-	dpkg-deb --fsys-tarfile "$deb" | tar -xOf - "./usr/src/$SOURCE_PKG.tar.xz" |
-		tar -xJf - -C "$tmp/src" --strip-components=3 --wildcards "$SOURCE_PKG/tools/memory-model/*" ||
-		die "cannot unpack tools/memory-model from $deb"
-	[ -f "$tmp/src/linux-kernel.cfg" ] || die "$deb has no tools/memory-model/linux-kernel.cfg"
-	basename "$deb" > "$tmp/src/source"
 	rm -rf "$MODEL_DIR"
 	mv "$tmp/src" "$MODEL_DIR"
 	rm -rf "$tmp"
