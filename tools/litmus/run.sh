@@ -140,6 +140,15 @@ fetch_model() {
 	touch "$MODEL_DIR/.complete"
 }
 
+# fetch - obtain herd7 and the model, one caller at a time (concurrent runs share the cache)
+fetch() {
+	(
+		flock 8
+		fetch_herd
+		fetch_model
+	) 8> "$CACHE/.lock"
+}
+
 # herd - run herd7 on a litmus file (absolute path) with the kernel's model; print its observation
 # ("Never", "Sometimes" or "Always"), or nothing when herd7 fails (its output then on stderr)
 herd() {
@@ -212,11 +221,8 @@ main() {
 	fail=0
 	[ "${1:-}" = --fetch ] && { fetch_only=1; shift; }
 	mkdir -p "$CACHE"
-	exec 8> "$CACHE/.lock"
-	flock 8
 	if [ "$fetch_only" = 1 ]; then
-		fetch_herd
-		fetch_model
+		fetch
 		echo "herd7 $(cat "$HERD_DIR/version") in $HERD_DIR; model of $(cat "$MODEL_DIR/source") in $MODEL_DIR"
 		return 0
 	fi
@@ -230,7 +236,7 @@ main() {
 		races=("$LITMUS_DIR"/races/*.litmus)
 	fi
 	echo "KTAP version 1"
-	if ! (fetch_herd && fetch_model) >&2; then
+	if ! fetch >&2; then
 		echo "1..0"
 		echo "Bail out! herd7 or tools/memory-model could not be obtained (see above)"
 		echo "# Totals: pass:0 fail:0 xfail:0 xpass:0 skip:0 error:1"
