@@ -644,7 +644,7 @@ main() {
 	trap stop_background EXIT
 	start_kernel_builds "$kernels"
 	build_user_programs
-	log "host unit tests and host tests of scripts/lh in the background (build/logs/unit*.log, lh_host*.log)"
+	log "host unit tests, host tests of scripts/lh and litmus tests in the background (build/logs/unit*.log, lh_host*.log, litmus.log)"
 	host_tests < /dev/null &
 	host_pid=$!
 	declare -gA order=()
