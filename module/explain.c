@@ -190,8 +190,14 @@ struct lh_x_detail {
 	char name[LH_X_NAME];
 };
 
-#define LH_X_DETAILS	(LH_X_IRQS + LH_X_NR_SOFTIRQS + LH_X_TOP_TASKS + \
-			 LH_X_TIMERS + 3)
+/*
+ * The most detail lines lh_x_build() writes: one per IRQ or vector it names
+ * and one for the rest of them ("(others)"), one per softirq vector, per
+ * named task and per named timer callback, and "thread-rest", "idle" and
+ * "uncovered". lh_x_build() checks its own count against this.
+ */
+#define LH_X_DETAILS	((LH_X_IRQS + 1) + LH_X_NR_SOFTIRQS + \
+			 LH_X_TOP_TASKS + LH_X_TIMERS + 3)
 
 /*
  * struct lh_x_rec - the breakdown of one CPU's worst window of one type
@@ -847,6 +853,14 @@ static void lh_x_build(struct lh_x_scratch *s, struct lh_x_rec *rec)
 	struct lh_x_detail *d;
 	u64 overflow_ns;
 	int i;
+
+	/*
+	 * Room for every line below: the IRQ loop's LH_X_IRQS + 1 (with the
+	 * rest), the softirq vectors, the named tasks, "thread-rest", "idle",
+	 * "uncovered", and the timers (each named once, under its parent).
+	 */
+	BUILD_BUG_ON(LH_X_DETAILS < (LH_X_IRQS + 1) + LH_X_NR_SOFTIRQS +
+		     LH_X_TOP_TASKS + 1 + 1 + 1 + LH_X_TIMERS);
 
 	for (i = 0; i <= LH_X_IRQS; i++) {
 		struct lh_x_irq_acc *a = &s->irqs[i];
