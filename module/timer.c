@@ -28,9 +28,10 @@
  * instead (a signal during nanosleep, a soft expiry on PREEMPT_RT) stays
  * until the table is full, and is then the first to give way: a new entry
  * replaces the one noted first (whatever their clock bases: arming times of
- * CLOCK_REALTIME and CLOCK_MONOTONIC timers do not compare). A stale entry misleads nobody meanwhile: the
- * sample is measured from the later of the expiry and the arming time, and
- * any later timer at the same address is armed after the stale one was.
+ * CLOCK_REALTIME and CLOCK_MONOTONIC timers do not compare). A stale entry
+ * misleads nobody meanwhile: the sample is measured from the later of the
+ * expiry and the arming time, and any later timer at the same address is
+ * armed after the stale one was.
  *
  * For timerandwakeup, the offset is handed to the wakeup probe through a
  * per-CPU slot: hrtimer_wakeup() wakes the task on the same CPU, between
