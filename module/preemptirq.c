@@ -119,17 +119,32 @@ struct lh_section {
 };
 
 /*
+ * struct lh_section_held - a section closed while its CPU was emitting,
+ * to be explained once that is done
+ */
+struct lh_section_held {
+	bool valid;
+	s64 lat_us;
+	u64 len_ns;
+	u64 end_ns;
+};
+
+/*
  * struct lh_sections_cpu - the open sections of one CPU; only it touches them
  * @busy:     timing and filing in one of our probes (a probe that finds it
  *            set does nothing: it could only be our own code's tracepoint)
- * @emitting: tracing a sample (lh_sample_out()): a probe run from a tracer
- *            attached there still times and files, but traces nothing
+ * @emitting: tracing or explaining samples (lh_sections_report()): a probe
+ *            run from a tracer attached there still times and files, but
+ *            traces nothing, and leaves its explanation in @held
+ * @held:     per off[] index, then "both": the longest section closed while
+ *            emitting and not explained yet
  */
 struct lh_sections_cpu {
 	struct lh_section off[LH_NR_OFF];	/* irqsoff, preemptoff */
 	struct lh_section both;			/* preemptirqsoff */
 	bool busy;
 	bool emitting;
+	struct lh_section_held held[LH_NR_OFF + 1];
 };
 
 /* What lh_came_on() closed, for lh_sections_report(). */
@@ -312,6 +327,40 @@ static void notrace lh_explain_section(enum lh_hist_id id, int cpu,
 			current);
 }
 
+/* lh_section_hold - keep a section closed while emitting, if the longest */
+static void notrace lh_section_hold(struct lh_section_held *hd, s64 lat_us,
+				    u64 len_ns, u64 end_ns)
+{
+	if (hd->valid && hd->lat_us >= lat_us)
+		return;
+	hd->lat_us = lat_us;
+	hd->len_ns = len_ns;
+	hd->end_ns = end_ns;
+	hd->valid = true;
+}
+
+/*
+ * lh_sections_explain_held - explain what closed while this CPU was
+ * emitting; one pass: what closes meanwhile waits for the next report
+ */
+static void notrace lh_sections_explain_held(struct lh_sections_cpu *sc,
+					     int cpu)
+{
+	int i;
+
+	for (i = 0; i <= LH_NR_OFF; i++) {
+		struct lh_section_held hd = sc->held[i];
+
+		if (!hd.valid)
+			continue;
+		sc->held[i].valid = false;
+		barrier();
+		lh_explain_section(i < LH_NR_OFF ? lh_off_hist[i] :
+				   LH_HIST_PREEMPTIRQSOFF, cpu, hd.lat_us,
+				   hd.len_ns, hd.end_ns);
+	}
+}
+
 /*
  * lh_sections_reporting - is anything attached to closed sections: the
  * lh_sample event, a threshold or explain? Patched-out branches: while
@@ -341,8 +390,15 @@ static noinline void notrace lh_sections_report(struct lh_sections_cpu *sc,
 	u64 len_ns = s->len_ns, end_ns = s->end_ns;
 	u64 both_ns = b->len_ns, both_end_ns = b->end_ns;
 
-	if (sc->emitting)
+	if (sc->emitting) {
+		/* Inside our own report: explained when it is done. */
+		if ((closed & LH_CLOSED_MEASURED) && (closed & LH_CLOSED_OFF))
+			lh_section_hold(&sc->held[what], lat_us, len_ns, end_ns);
+		if ((closed & LH_CLOSED_MEASURED) && (closed & LH_CLOSED_BOTH))
+			lh_section_hold(&sc->held[LH_NR_OFF], both_us, both_ns,
+					both_end_ns);
 		return;
+	}
 	sc->emitting = true;
 	barrier();
 	if (closed & LH_CLOSED_OFF)
@@ -357,6 +413,8 @@ static noinline void notrace lh_sections_report(struct lh_sections_cpu *sc,
 			lh_explain_section(LH_HIST_PREEMPTIRQSOFF, cpu, both_us,
 					   both_ns, both_end_ns);
 	}
+	if (lh_explaining())
+		lh_sections_explain_held(sc, cpu);
 	barrier();
 	sc->emitting = false;
 }
@@ -540,6 +598,7 @@ static void lh_sections_forget(struct lh_sections_cpu *sc)
 	sc->both.open = false;
 	sc->busy = false;
 	sc->emitting = false;
+	memset(sc->held, 0, sizeof(sc->held));
 }
 
 /*
