@@ -366,8 +366,16 @@ static int lh_counters_show_ctl(int unused, char *buf, size_t size,
 static int lh_explain_store(int unused, const struct lh_ctl_req *req)
 {
 	bool on;
+	int ret;
 
-	return lh_parse_bit(req->text, &on) ?: lh_explain_enable(on);
+	ret = lh_parse_bit(req->text, &on);
+	if (ret)
+		return ret;
+	/* No reset meanwhile: it would race with the floors read at "on". */
+	mutex_lock(&lh_control_lock);
+	ret = lh_explain_enable(on);
+	mutex_unlock(&lh_control_lock);
+	return ret;
 }
 
 /* lh_explain_show_ctl - 0 or 1 */

@@ -190,8 +190,14 @@ struct lh_x_detail {
 	char name[LH_X_NAME];
 };
 
-#define LH_X_DETAILS	(LH_X_IRQS + LH_X_NR_SOFTIRQS + LH_X_TOP_TASKS + \
-			 LH_X_TIMERS + 3)
+/*
+ * The most detail lines lh_x_build() writes: one per IRQ or vector it names
+ * and one for the rest of them ("(others)"), one per softirq vector, per
+ * named task and per named timer callback, and "thread-rest", "idle" and
+ * "uncovered". lh_x_build() checks its own count against this.
+ */
+#define LH_X_DETAILS	((LH_X_IRQS + 1) + LH_X_NR_SOFTIRQS + \
+			 LH_X_TOP_TASKS + LH_X_TIMERS + 3)
 
 /*
  * struct lh_x_rec - the breakdown of one CPU's worst window of one type
@@ -209,9 +215,16 @@ struct lh_x_rec {
 	struct lh_x_detail d[LH_X_DETAILS];
 };
 
-/* struct lh_x_rec_cpu - a record and its lock (taken with interrupts off) */
+/*
+ * struct lh_x_rec_cpu - a record and its lock (taken with interrupts off)
+ * @floor_us: for a type that keeps no max record (the critical sections),
+ *            the CPU's maximum when explain came on, which a sample must
+ *            reach to be explained: S64_MAX while it is being read,
+ *            S64_MIN after a reset. Written under lh_control_lock.
+ */
 struct lh_x_rec_cpu {
 	arch_spinlock_t lock;
+	s64 floor_us;
 	struct lh_x_rec rec;
 };
 
@@ -848,6 +861,14 @@ static void lh_x_build(struct lh_x_scratch *s, struct lh_x_rec *rec)
 	u64 overflow_ns;
 	int i;
 
+	/*
+	 * Room for every line below: the IRQ loop's LH_X_IRQS + 1 (with the
+	 * rest), the softirq vectors, the named tasks, "thread-rest", "idle",
+	 * "uncovered", and the timers (each named once, under its parent).
+	 */
+	BUILD_BUG_ON(LH_X_DETAILS < (LH_X_IRQS + 1) + LH_X_NR_SOFTIRQS +
+		     LH_X_TOP_TASKS + 1 + 1 + 1 + LH_X_TIMERS);
+
 	for (i = 0; i <= LH_X_IRQS; i++) {
 		struct lh_x_irq_acc *a = &s->irqs[i];
 
@@ -1025,6 +1046,8 @@ noinline void notrace lh_explain_file(enum lh_hist_id id, int cpu, s64 lat_us,
 	if (smp_load_acquire(&h->resetting) || lat_us < READ_ONCE(h->max_us))
 		return;
 	rc = &lh_x_recs[id][cpu];
+	if (lat_us < READ_ONCE(rc->floor_us))
+		return;		/* a section type's maximum came before explain */
 	if (READ_ONCE(rc->rec.valid) && lat_us <= READ_ONCE(rc->rec.lat_us))
 		return;
 
@@ -1166,7 +1189,26 @@ void lh_explain_clear(unsigned long ids)
 			rc->rec.valid = false;
 			arch_spin_unlock(&rc->lock);
 			raw_local_irq_restore(flags);
+			WRITE_ONCE(rc->floor_us, S64_MIN);
 		}
+	}
+}
+
+/*
+ * lh_x_floors_set - the types without a max record: every CPU's floor to
+ * @floor_us, or with @from_hist to its histogram's maximum now
+ */
+static void lh_x_floors_set(s64 floor_us, bool from_hist)
+{
+	int id, cpu;
+
+	for (id = 0; id < LH_NR_HISTS; id++) {
+		if (!lh_x_recs[id] || lh_hist_has(id, LH_T_MAX))
+			continue;
+		for_each_possible_cpu(cpu)
+			WRITE_ONCE(lh_x_recs[id][cpu].floor_us, from_hist ?
+				   lh_hist_max_us(lh_hist_cpu(id, cpu)) :
+				   floor_us);
 	}
 }
 
@@ -1204,9 +1246,13 @@ static int lh_x_rings_alloc(void)
  * @on: the new state
  *
  * On: allocate the rings, hook the probes, then let the filing paths in.
+ * A type that keeps no max record explains from then on only samples that
+ * reach the maximum its histograms held by then (none meanwhile): "only a
+ * sample that becomes its CPU's maximum is explained".
  * Off: the reverse; when it returns, nothing is hooked and no ring exists.
  *
- * Context: process context; may sleep.
+ * Context: process context; may sleep. To turn it on, lh_control_lock
+ * held (no reset meanwhile).
  * Return: 0, -ENODEV where this kernel cannot explain, -ENOMEM, or the
  * error of hooking.
  */
@@ -1231,7 +1277,10 @@ int lh_explain_enable(bool on)
 			lh_x_rings_free();
 			goto out;
 		}
+		lh_x_floors_set(S64_MAX, false);
 		static_branch_enable(&lh_explain_key);
+		/* After: a sample filed meanwhile is in the maximum read. */
+		lh_x_floors_set(0, true);
 	} else {
 		static_branch_disable(&lh_explain_key);
 		/* waits for every probe, filing ones included */
@@ -1335,9 +1384,11 @@ int lh_explain_init(void)
 			lh_explain_exit();
 			return -ENOMEM;
 		}
-		for_each_possible_cpu(cpu)
+		for_each_possible_cpu(cpu) {
 			lh_x_recs[id][cpu].lock =
 				(arch_spinlock_t)__ARCH_SPIN_LOCK_UNLOCKED;
+			lh_x_recs[id][cpu].floor_us = S64_MIN;
+		}
 	}
 	return 0;
 }

@@ -165,6 +165,38 @@ void lh_hist_record_max(struct lh_hist_cpu *h, const struct lh_max_record *rec)
 }
 
 /**
+ * lh_hist_max_us() - the largest sample a CPU histogram holds now
+ * @h: the CPU histogram, or NULL for a type that never recorded
+ *
+ * For the types that keep no max record (the critical sections), read from
+ * the buckets and the out-of-range sides; a sample counted meanwhile may
+ * or may not be seen.
+ *
+ * Context: process context.
+ * Return: the maximum in us, S64_MIN if the histogram is empty.
+ */
+s64 lh_hist_max_us(struct lh_hist_cpu *h)
+{
+	struct lh_oor below, above;
+	unsigned long flags;
+	int i;
+
+	if (!h)
+		return S64_MIN;
+	flags = lh_hist_lock(h);
+	below = h->below;
+	above = h->above;
+	lh_hist_unlock(h, flags);
+	if (above.nr_samples)
+		return above.max_us;
+	for (i = LH_NR_BUCKETS - 1; i >= 0; i--) {
+		if (atomic64_read(&h->buckets[i]))
+			return i;
+	}
+	return below.nr_samples ? below.max_us : S64_MIN;
+}
+
+/**
  * lh_hist_snapshot() - copy one CPU histogram for a reader
  * @h:    the CPU histogram, or NULL for a type that never recorded
  * @snap: where to put the copy

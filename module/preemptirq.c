@@ -27,6 +27,17 @@
  * as one huge sample when the CPU comes back. A hotplug callback that runs
  * before the CPU boots again discards its sections.
  *
+ * Suspend and hibernation: suspend-to-idle waits in enter_s2idle_proper()
+ * with interrupts off and emits no cpu_idle event, so the section open
+ * there would close at resume as long as the suspend, on every CPU. A PM
+ * notifier marks every CPU busy at PM_SUSPEND_PREPARE (and
+ * PM_HIBERNATION_PREPARE, PM_RESTORE_PREPARE), so that the probes time and
+ * file nothing, and at PM_POST_* forgets every open section and lets them
+ * in again: no section is filed from the start of a suspend to its end. It
+ * costs the probes nothing: they test the busy flag already. A CPU taken
+ * offline and back during the suspend (S3) is cleared by the hotplug
+ * callback above and measured again from then on.
+ *
  * WARNING: these probes run on every outermost interrupt and preemption
  * toggle, millions of times a second. They are notrace, skip NMI context,
  * take no lock and allocate nothing. Their inline path files what needs no
@@ -70,6 +81,9 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpuhotplug.h>
+#include <linux/notifier.h>
+#include <linux/smp.h>
+#include <linux/suspend.h>
 #include <linux/hardirq.h>
 #include <linux/irqflags.h>
 #include <linux/math64.h>
@@ -119,17 +133,32 @@ struct lh_section {
 };
 
 /*
+ * struct lh_section_held - a section closed while its CPU was emitting,
+ * to be explained once that is done
+ */
+struct lh_section_held {
+	bool valid;
+	s64 lat_us;
+	u64 len_ns;
+	u64 end_ns;
+};
+
+/*
  * struct lh_sections_cpu - the open sections of one CPU; only it touches them
  * @busy:     timing and filing in one of our probes (a probe that finds it
  *            set does nothing: it could only be our own code's tracepoint)
- * @emitting: tracing a sample (lh_sample_out()): a probe run from a tracer
- *            attached there still times and files, but traces nothing
+ * @emitting: tracing or explaining samples (lh_sections_report()): a probe
+ *            run from a tracer attached there still times and files, but
+ *            traces nothing, and leaves its explanation in @held
+ * @held:     per off[] index, then "both": the longest section closed while
+ *            emitting and not explained yet
  */
 struct lh_sections_cpu {
 	struct lh_section off[LH_NR_OFF];	/* irqsoff, preemptoff */
 	struct lh_section both;			/* preemptirqsoff */
 	bool busy;
 	bool emitting;
+	struct lh_section_held held[LH_NR_OFF + 1];
 };
 
 /* What lh_came_on() closed, for lh_sections_report(). */
@@ -312,6 +341,40 @@ static void notrace lh_explain_section(enum lh_hist_id id, int cpu,
 			current);
 }
 
+/* lh_section_hold - keep a section closed while emitting, if the longest */
+static void notrace lh_section_hold(struct lh_section_held *hd, s64 lat_us,
+				    u64 len_ns, u64 end_ns)
+{
+	if (hd->valid && hd->lat_us >= lat_us)
+		return;
+	hd->lat_us = lat_us;
+	hd->len_ns = len_ns;
+	hd->end_ns = end_ns;
+	hd->valid = true;
+}
+
+/*
+ * lh_sections_explain_held - explain what closed while this CPU was
+ * emitting; one pass: what closes meanwhile waits for the next report
+ */
+static void notrace lh_sections_explain_held(struct lh_sections_cpu *sc,
+					     int cpu)
+{
+	int i;
+
+	for (i = 0; i <= LH_NR_OFF; i++) {
+		struct lh_section_held hd = sc->held[i];
+
+		if (!hd.valid)
+			continue;
+		sc->held[i].valid = false;
+		barrier();
+		lh_explain_section(i < LH_NR_OFF ? lh_off_hist[i] :
+				   LH_HIST_PREEMPTIRQSOFF, cpu, hd.lat_us,
+				   hd.len_ns, hd.end_ns);
+	}
+}
+
 /*
  * lh_sections_reporting - is anything attached to closed sections: the
  * lh_sample event, a threshold or explain? Patched-out branches: while
@@ -341,8 +404,15 @@ static noinline void notrace lh_sections_report(struct lh_sections_cpu *sc,
 	u64 len_ns = s->len_ns, end_ns = s->end_ns;
 	u64 both_ns = b->len_ns, both_end_ns = b->end_ns;
 
-	if (sc->emitting)
+	if (sc->emitting) {
+		/* Inside our own report: explained when it is done. */
+		if ((closed & LH_CLOSED_MEASURED) && (closed & LH_CLOSED_OFF))
+			lh_section_hold(&sc->held[what], lat_us, len_ns, end_ns);
+		if ((closed & LH_CLOSED_MEASURED) && (closed & LH_CLOSED_BOTH))
+			lh_section_hold(&sc->held[LH_NR_OFF], both_us, both_ns,
+					both_end_ns);
 		return;
+	}
 	sc->emitting = true;
 	barrier();
 	if (closed & LH_CLOSED_OFF)
@@ -357,6 +427,8 @@ static noinline void notrace lh_sections_report(struct lh_sections_cpu *sc,
 			lh_explain_section(LH_HIST_PREEMPTIRQSOFF, cpu, both_us,
 					   both_ns, both_end_ns);
 	}
+	if (lh_explaining())
+		lh_sections_explain_held(sc, cpu);
 	barrier();
 	sc->emitting = false;
 }
@@ -540,6 +612,7 @@ static void lh_sections_forget(struct lh_sections_cpu *sc)
 	sc->both.open = false;
 	sc->busy = false;
 	sc->emitting = false;
+	memset(sc->held, 0, sizeof(sc->held));
 }
 
 /*
@@ -572,6 +645,48 @@ static int lh_preemptirq_cpu_prepare(unsigned int cpu)
 	return 0;
 }
 
+/*
+ * lh_sections_suspend - IPI: this CPU's probes time and file nothing until
+ * lh_sections_resume(); interrupts are off, so no probe of this CPU is
+ * between its busy stores
+ */
+static void lh_sections_suspend(void *unused)
+{
+	raw_cpu_ptr(&lh_sections_cpus)->busy = true;
+}
+
+/* lh_sections_resume - IPI: forget this CPU's open sections, file again */
+static void lh_sections_resume(void *unused)
+{
+	lh_sections_forget(raw_cpu_ptr(&lh_sections_cpus));
+}
+
+/*
+ * lh_preemptirq_pm - PM notifier: no section is filed from the start of a
+ * suspend or hibernation to its end (see the file's header)
+ */
+static int lh_preemptirq_pm(struct notifier_block *nb, unsigned long action,
+			    void *unused)
+{
+	switch (action) {
+	case PM_SUSPEND_PREPARE:
+	case PM_HIBERNATION_PREPARE:
+	case PM_RESTORE_PREPARE:
+		on_each_cpu(lh_sections_suspend, NULL, 1);
+		break;
+	case PM_POST_SUSPEND:
+	case PM_POST_HIBERNATION:
+	case PM_POST_RESTORE:
+		on_each_cpu(lh_sections_resume, NULL, 1);
+		break;
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block lh_preemptirq_pm_nb = {
+	.notifier_call = lh_preemptirq_pm,
+};
+
 /* lh_preemptirq_prepare - type-check the probes where the kernel declares them */
 static const char *lh_preemptirq_prepare(void)
 {
@@ -597,10 +712,12 @@ const struct lh_switch_ops lh_preemptirq_ops = {
 
 /**
  * lh_preemptirq_init() - register the hotplug callback that discards the
- * sections an offline CPU left open
+ * sections an offline CPU left open, and the PM notifier that keeps a
+ * suspend out of them
  *
  * Context: module init; may sleep.
- * Return: 0 or a negative error from the CPU hotplug core.
+ * Return: 0 or a negative error from the CPU hotplug core or the PM
+ * notifier chain.
  */
 int lh_preemptirq_init(void)
 {
@@ -612,15 +729,23 @@ int lh_preemptirq_init(void)
 	if (ret < 0)
 		return ret;
 	lh_preemptirq_hp_state = ret;
+	ret = register_pm_notifier(&lh_preemptirq_pm_nb);
+	if (ret)
+		goto out_remove_state;
 	return 0;
+
+out_remove_state:
+	cpuhp_remove_state_nocalls(lh_preemptirq_hp_state);
+	return ret;
 }
 
 /**
- * lh_preemptirq_exit() - remove the hotplug callback of lh_preemptirq_init()
+ * lh_preemptirq_exit() - undo lh_preemptirq_init()
  *
  * Context: module exit or failed init; may sleep.
  */
 void lh_preemptirq_exit(void)
 {
+	unregister_pm_notifier(&lh_preemptirq_pm_nb);
 	cpuhp_remove_state_nocalls(lh_preemptirq_hp_state);
 }

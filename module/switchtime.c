@@ -26,8 +26,21 @@
  *  - a wakee that returns to user space without a sys_exit: a kernel thread
  *    never does; a task woken in an exception (a page fault), or stopped
  *    and continued by a signal, returns through the exception or signal
- *    exit. Its next raw_syscalls:sys_enter, or its next switch-out, or the
- *    next tracked switch-in on that CPU, forgets it;
+ *    exit. Its next raw_syscalls:sys_enter, or the next tracked switch-in
+ *    on that CPU, forgets it; its next switch-out makes its next sys_exit
+ *    file nothing (the context-switch counts below);
+ *  - a sys_exit whose system call is not the one the wakee was in at its
+ *    switch-in: a system call that seccomp (RET_ERRNO, RET_TRAP) denies
+ *    fires sys_exit but no sys_enter, so without this check the wakee
+ *    above, which went to user space and came back without a sys_enter,
+ *    would file its time in user space. The switch-in notes
+ *    syscall_get_nr() of the wakee's user registers (-1 when it entered
+ *    the kernel by an interrupt or exception), the sys_exit files only the
+ *    same number. A ptrace stop in between (PTRACE_SYSCALL, SYSEMU,
+ *    seccomp RET_TRACE and USER_NOTIF) is a switch-out and files nothing
+ *    anyway. The hole left: a wakee that entered the kernel by an
+ *    interrupt and then makes the invalid system call -1 denied by seccomp
+ *    without a sys_enter would file its time in user space;
  *  - a wakeup filed under wakeup/sharedprio.
  * So per wakeup of an RT task sleeping in a system call, one sample each.
  *
@@ -55,6 +68,7 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <trace/events/syscalls.h>
+#include <asm/syscall.h>
 
 #include <latency_hist/clock.h>
 #include <latency_hist/control.h>
@@ -67,6 +81,7 @@
  * @task:        identity only, never dereferenced; NULL when none
  * @pid:         its thread id, against a reused task_struct
  * @nr_switches: its nvcsw + nivcsw at the switch-in
+ * @syscall_nr:  the system call it is in at the switch-in, -1 if none
  * @switch_at:   lh_clock_stamp() of the switch-in
  * @taw_us:      its timerandwakeup value (timer offset + wakeup latency)
  * @offset_us:   the timer part of @taw_us
@@ -76,6 +91,7 @@ struct lh_switchtime_cpu {
 	struct task_struct *task;
 	pid_t pid;
 	unsigned long nr_switches;
+	long syscall_nr;
 	u64 switch_at;
 	s64 taw_us;
 	s64 offset_us;
@@ -109,6 +125,7 @@ void notrace lh_switchtime_start(struct task_struct *next,
 
 	st->pid = next->pid;
 	st->nr_switches = lh_nr_switches(next);
+	st->syscall_nr = syscall_get_nr(next, task_pt_regs(next));
 	st->switch_at = now;
 	st->taw_us = offset_us + wakeup_us;
 	st->offset_us = offset_us;
@@ -119,9 +136,10 @@ void notrace lh_switchtime_start(struct task_struct *next,
 
 /*
  * lh_switchtime_end - current, switched in by a tracked wakeup on this
- * CPU, ends its system call: file it unless it was switched out meanwhile
+ * CPU, ends system call @syscall_nr: file it unless it was switched out
+ * meanwhile or this is not the system call it was woken in
  */
-static noinline void notrace lh_switchtime_end(void)
+static noinline void notrace lh_switchtime_end(long syscall_nr)
 {
 	u64 now = lh_clock_stamp();
 	struct lh_switchtime_cpu *st;
@@ -138,6 +156,8 @@ static noinline void notrace lh_switchtime_end(void)
 	if (st->pid != current->pid ||
 	    st->nr_switches != lh_nr_switches(current))
 		goto out;	/* switched out before its return */
+	if (st->syscall_nr != syscall_nr)
+		goto out;	/* a sys_exit with no sys_enter (seccomp) */
 	if (!lh_clock_window_us(st->switch_at, now, &lat_us))
 		goto out;
 
@@ -173,7 +193,7 @@ static void notrace lh_probe_sys_exit(void *data, struct pt_regs *regs,
 				      long ret)
 {
 	if (unlikely(raw_cpu_read(lh_switchtime_cpus.task) == current))
-		lh_switchtime_end();
+		lh_switchtime_end(syscall_get_nr(current, regs));
 }
 
 /*

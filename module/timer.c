@@ -27,9 +27,11 @@
  * its timer expires or is armed again; one whose timer was cancelled
  * instead (a signal during nanosleep, a soft expiry on PREEMPT_RT) stays
  * until the table is full, and is then the first to give way: a new entry
- * replaces the oldest one. A stale entry misleads nobody meanwhile: the
- * sample is measured from the later of the expiry and the arming time, and
- * any later timer at the same address is armed after the stale one was.
+ * replaces the one noted first (whatever their clock bases: arming times of
+ * CLOCK_REALTIME and CLOCK_MONOTONIC timers do not compare). A stale entry
+ * misleads nobody meanwhile: the sample is measured from the later of the
+ * expiry and the arming time, and any later timer at the same address is
+ * armed after the stale one was.
  *
  * For timerandwakeup, the offset is handed to the wakeup probe through a
  * per-CPU slot: hrtimer_wakeup() wakes the task on the same CPU, between
@@ -65,17 +67,36 @@
 #include <latency_hist/tracepoints.h>
 
 #define LH_PRAECOX_SLOTS	64	/* sleepers armed in the past, in flight */
+#define LH_PRAECOX_BUSY		1L	/* @timer of a slot being written */
 
 /*
  * struct lh_praecox - a sleeper timer that was armed after its expiry
- * @timer:    struct hrtimer *, 0 when the slot is free; claimed with a
- *            cmpxchg from 0, released with one back to 0
- * @armed_ns: the timer base's time when it was armed; valid for a reader
- *            who sees the same @timer before and after reading it
+ * @timer:    0 when the slot is free, LH_PRAECOX_BUSY while its claimer
+ *            writes it, then the struct hrtimer * it holds
+ * @armed_ns: the timer base's time when it was armed; written only by the
+ *            claimer, between its claim and its publication
+ * @noted:    lh_praecox_ticket's count when it was noted: the age of the
+ *            entry on one scale for every clock base (arming times of
+ *            CLOCK_REALTIME and CLOCK_MONOTONIC timers do not compare)
+ *
+ * The claim protocol, which a litmus test models:
+ *  - claim: cmpxchg @timer from 0 (a free slot) or from the timer read
+ *    there (an eviction) to LH_PRAECOX_BUSY. A claimer whose cmpxchg
+ *    fails writes nothing to the slot and tries no other way;
+ *  - write: the claimer alone writes @armed_ns and @noted;
+ *  - publish: store-release of the timer into @timer;
+ *  - read: load-acquire of @timer; if it is the reader's timer, read
+ *    @armed_ns, then (smp_rmb) take the slot with cmpxchg @timer from the
+ *    timer to 0. Only a successful take uses the time: a failed one means
+ *    the slot was evicted (or claimed anew) since the load, and the time
+ *    may be another's.
+ * A timer is armed, expires and is forgotten by its own sleeper's
+ * serialised calls, so one timer is never noted twice at once.
  */
 struct lh_praecox {
 	atomic_long_t timer;
 	s64 armed_ns;
+	unsigned long noted;
 };
 
 /* Set once at init, before anything is hooked. */
@@ -83,6 +104,7 @@ static enum hrtimer_restart (*lh_hrtimer_wakeup)(struct hrtimer *timer);
 
 static struct lh_praecox lh_praecox_table[LH_PRAECOX_SLOTS];
 static atomic_t lh_praecox_used;	/* slots in use: 0 keeps expiry cheap */
+static atomic_long_t lh_praecox_ticket;	/* entries noted so far */
 
 DEFINE_PER_CPU(struct lh_timer_offset_cpu, lh_timer_offsets);
 
@@ -90,6 +112,12 @@ DEFINE_PER_CPU(struct lh_timer_offset_cpu, lh_timer_offsets);
 static bool lh_is_sleeper(struct hrtimer *timer)
 {
 	return ACCESS_PRIVATE(timer, function) == lh_hrtimer_wakeup;
+}
+
+/* lh_praecox_owner - does @v, read from a slot's @timer, name a timer? */
+static bool lh_praecox_owner(long v)
+{
+	return v && v != LH_PRAECOX_BUSY;
 }
 
 /*
@@ -104,7 +132,7 @@ static void lh_praecox_forget(struct hrtimer *timer, s64 *armed_ns)
 		struct lh_praecox *slot = &lh_praecox_table[i];
 		s64 armed;
 
-		/* Acquire: the arming time written before the slot was claimed. */
+		/* Acquire: the arming time written before the publication. */
 		if (atomic_long_read_acquire(&slot->timer) != (long)timer)
 			continue;
 		armed = READ_ONCE(slot->armed_ns);
@@ -120,45 +148,50 @@ static void lh_praecox_forget(struct hrtimer *timer, s64 *armed_ns)
 }
 
 /*
- * lh_praecox_oldest - the slot with the earliest arming time: when the
- * table is full, its timer was most likely cancelled long ago
+ * lh_praecox_oldest - the slot noted first, and the timer it held when
+ * read (0 if none is published): when the table is full, that timer was
+ * most likely cancelled long ago
  */
-static struct lh_praecox *lh_praecox_oldest(void)
+static struct lh_praecox *lh_praecox_oldest(long *timer)
 {
-	struct lh_praecox *oldest = &lh_praecox_table[0];
+	struct lh_praecox *oldest = NULL;
+	unsigned long oldest_noted = 0;
 	int i;
 
-	for (i = 1; i < LH_PRAECOX_SLOTS; i++) {
-		if (READ_ONCE(lh_praecox_table[i].armed_ns) <
-		    READ_ONCE(oldest->armed_ns))
-			oldest = &lh_praecox_table[i];
+	*timer = 0;
+	for (i = 0; i < LH_PRAECOX_SLOTS; i++) {
+		struct lh_praecox *slot = &lh_praecox_table[i];
+		long v = atomic_long_read_acquire(&slot->timer);
+		unsigned long noted = READ_ONCE(slot->noted);
+
+		if (!lh_praecox_owner(v))
+			continue;
+		/* A wrap-safe "noted before". */
+		if (!oldest || (long)(noted - oldest_noted) < 0) {
+			oldest = slot;
+			oldest_noted = noted;
+			*timer = v;
+		}
 	}
 	return oldest;
 }
 
 /*
- * lh_praecox_claim - write @armed_ns into a slot and then claim it for
- * @timer with a release, so a reader who finds @timer there reads its time
+ * lh_praecox_claim - claim @slot from @old (0: free, or the timer to
+ * evict) for @timer, write its arming time and publish it; a lost claim
+ * writes nothing
  */
 static bool lh_praecox_claim(struct lh_praecox *slot, long old,
 			     struct hrtimer *timer, s64 armed_ns)
 {
-	s64 prev_ns = READ_ONCE(slot->armed_ns);
-
-	if (atomic_long_read(&slot->timer) != old)
-		return false;
-	/*
-	 * A free slot's time is no one's. An evicted slot is first freed, so
-	 * its old owner's reader sees the timer change and ignores the time.
-	 */
-	if (old && atomic_long_cmpxchg(&slot->timer, old, 0) != old)
+	if (atomic_long_read(&slot->timer) != old ||
+	    atomic_long_cmpxchg(&slot->timer, old, LH_PRAECOX_BUSY) != old)
 		return false;
 	WRITE_ONCE(slot->armed_ns, armed_ns);
-	if (atomic_long_cmpxchg_release(&slot->timer, 0, (long)timer) == 0)
-		return true;
-	/* Someone else claimed the freed slot first: leave it theirs. */
-	WRITE_ONCE(slot->armed_ns, max(prev_ns, armed_ns));
-	return false;
+	WRITE_ONCE(slot->noted, atomic_long_inc_return(&lh_praecox_ticket));
+	/* Release: a reader who finds @timer reads the fields above. */
+	atomic_long_set_release(&slot->timer, (long)timer);
+	return true;
 }
 
 /* lh_praecox_note - remember that a timer was armed after its expiry */
@@ -175,9 +208,8 @@ static void lh_praecox_note(struct hrtimer *timer, s64 armed_ns)
 		}
 	}
 	/* Full: the oldest entry gives way (the count of used slots stays). */
-	slot = lh_praecox_oldest();
-	old = atomic_long_read(&slot->timer);
-	if (old && lh_praecox_claim(slot, old, timer, armed_ns))
+	slot = lh_praecox_oldest(&old);
+	if (slot && lh_praecox_claim(slot, old, timer, armed_ns))
 		return;
 	/* Lost a race for every slot: measured from the stale expiry. */
 }
@@ -333,8 +365,10 @@ static void lh_timer_clear(void)
 	for (i = 0; i < LH_PRAECOX_SLOTS; i++) {
 		atomic_long_set(&lh_praecox_table[i].timer, 0);
 		lh_praecox_table[i].armed_ns = 0;
+		lh_praecox_table[i].noted = 0;
 	}
 	atomic_set(&lh_praecox_used, 0);
+	atomic_long_set(&lh_praecox_ticket, 0);
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(&lh_timer_offsets, cpu), 0,
 		       sizeof(struct lh_timer_offset_cpu));

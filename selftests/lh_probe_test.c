@@ -31,6 +31,17 @@
  *   waking_a       the waking of A on @cpu (its wakeup and counter window
  *                  start here)
  *   switch_in_a    A switched in and out again on @cpu
+ *   praecox_bases  hrtimer_start of 64 CLOCK_REALTIME sleepers (made-up
+ *                  timers, never expired) armed 1 s after their expiry,
+ *                  enough to fill latency_hist's table of arming times
+ *                  (64 slots); then of a CLOCK_MONOTONIC sleeper of A
+ *                  armed 5 ms after its expiry; then of one more REALTIME
+ *                  one, which must evict an older REALTIME entry, not A's;
+ *                  10 us later A's timer expires: missed_timer_offsets must
+ *                  file about 10 us for A, measured from its arming time
+ *                  (not 5000 us from its stale expiry). Last, every made-up
+ *                  timer is started again in the future, which empties the
+ *                  table.
  *
  *   insmod lh_probe_test.ko cpu=1; cat /sys/module/lh_probe_test/parameters/tid_a
  *   echo nested_expiry > /sys/module/lh_probe_test/parameters/run
@@ -53,6 +64,7 @@
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
@@ -62,6 +74,9 @@
 
 #define LH_PT_LATE_A_NS	(5 * NSEC_PER_MSEC)	/* the outer (soft) expiry */
 #define LH_PT_LATE_B_NS	(3 * NSEC_PER_MSEC)	/* the nested (hard) expiry */
+#define LH_PT_PRAECOX_REAL	65	/* timer.c's LH_PRAECOX_SLOTS + 1 */
+#define LH_PT_PAST_REAL_NS	NSEC_PER_SEC	/* the REALTIME ones' staleness */
+#define LH_PT_EXPIRY_DELAY_US	10	/* A's arming to its expiry */
 
 typedef void (*lh_task_fn)(void *data, struct task_struct *p);
 typedef void (*lh_switch_fn)(void *data, bool preempt,
@@ -71,12 +86,14 @@ typedef void (*lh_switch_fn)(void *data, bool preempt,
 typedef void (*lh_entry_fn)(void *data, struct hrtimer *timer,
 			    LH_EXPIRE_ENTRY_NOW_ARG);
 typedef void (*lh_exit_fn)(void *data, struct hrtimer *timer);
+typedef void (*lh_start_fn)(void *data, LH_HRTIMER_START_ARGS);
 
 enum lh_pt_tp_id {
 	LH_PT_WAKING,
 	LH_PT_SWITCH,
 	LH_PT_ENTRY,
 	LH_PT_EXIT,
+	LH_PT_START,
 	LH_PT_NR_TPS
 };
 
@@ -85,6 +102,7 @@ static const char *const lh_pt_tp_names[LH_PT_NR_TPS] = {
 	[LH_PT_SWITCH]	= "sched_switch",
 	[LH_PT_ENTRY]	= "hrtimer_expire_entry",
 	[LH_PT_EXIT]	= "hrtimer_expire_exit",
+	[LH_PT_START]	= "hrtimer_start",
 };
 
 /* Set at init, read-only after. */
@@ -92,6 +110,12 @@ static int lh_pt_cpu;
 static struct tracepoint *lh_pt_tps[LH_PT_NR_TPS];
 static struct task_struct *lh_pt_a, *lh_pt_b;
 static int lh_pt_tid_a, lh_pt_tid_b;
+/*
+ * praecox_bases' REALTIME sleeper timers: copies of one set up at init,
+ * never armed in the kernel, only shown to the probes (which use them as
+ * identities and read their callback, base and expiry)
+ */
+static struct hrtimer *lh_pt_real;
 
 /* The nested (hard) expiry of nested_expiry, run as a hard irq_work. */
 static struct hrtimer_sleeper *lh_pt_nested_sl;
@@ -135,6 +159,18 @@ static void lh_pt_entry(struct hrtimer_sleeper *sl, ktime_t now, u64 late_ns)
 	hrtimer_set_expires(&sl->timer, ktime_sub_ns(now, late_ns));
 	LH_CALL_PROBES(lh_pt_tps[LH_PT_ENTRY], lh_entry_fn, &sl->timer,
 		       lh_now_arg(now));
+}
+
+/* lh_pt_start - hrtimer_start of @timer with expiry @expires */
+static void lh_pt_start(struct hrtimer *timer, ktime_t expires)
+{
+	struct tracepoint_func *f;
+
+	hrtimer_set_expires(timer, expires);
+	f = rcu_dereference_sched(lh_pt_tps[LH_PT_START]->funcs);
+	for (; f && f->func; f++)
+		lh_hrtimer_start_probe_call((lh_start_fn)f->func, f->data,
+					    timer, HRTIMER_MODE_ABS);
 }
 
 /* lh_pt_exit - hrtimer_expire_exit of @sl */
@@ -181,6 +217,34 @@ static void lh_pt_nested_expiry(void)
 	destroy_hrtimer_on_stack(&sb.timer);
 }
 
+/* lh_pt_praecox_bases - a full table of REALTIME arming times must keep A's MONOTONIC one */
+static void lh_pt_praecox_bases(void)
+{
+	ktime_t real_past = ktime_sub_ns(ktime_get_real(), LH_PT_PAST_REAL_NS);
+	struct hrtimer_sleeper sm;
+	ktime_t now;
+	int i;
+
+	lh_hrtimer_sleeper_on_stack(&sm);
+	sm.task = lh_pt_a;
+
+	for (i = 0; i < LH_PT_PRAECOX_REAL - 1; i++)
+		lh_pt_start(&lh_pt_real[i], real_past);
+	lh_pt_start(&sm.timer, ktime_sub_ns(ktime_get(), LH_PT_LATE_A_NS));
+	lh_pt_start(&lh_pt_real[i], real_past);
+	udelay(LH_PT_EXPIRY_DELAY_US);
+	now = ktime_get();
+	LH_CALL_PROBES(lh_pt_tps[LH_PT_ENTRY], lh_entry_fn, &sm.timer,
+		       lh_now_arg(now));
+	lh_pt_exit(&sm);
+
+	for (i = 0; i < LH_PT_PRAECOX_REAL; i++)
+		lh_pt_start(&lh_pt_real[i],
+			    ktime_add_ns(ktime_get_real(), LH_PT_PAST_REAL_NS));
+	sm.task = NULL;
+	destroy_hrtimer_on_stack(&sm.timer);
+}
+
 /* lh_pt_waking_a - the waking of A alone */
 static void lh_pt_waking_a(void)
 {
@@ -203,6 +267,7 @@ static const struct lh_pt_scenario lh_pt_scenarios[] = {
 	{ "nested_expiry",	lh_pt_nested_expiry },
 	{ "waking_a",		lh_pt_waking_a },
 	{ "switch_in_a",	lh_pt_switch_in_a },
+	{ "praecox_bases",	lh_pt_praecox_bases },
 };
 
 /*
@@ -232,7 +297,7 @@ static int lh_pt_run_set(const char *val, const struct kernel_param *kp)
 			break;
 	}
 	if (i == ARRAY_SIZE(lh_pt_scenarios)) {
-		pr_err("run: want nested_expiry, waking_a or switch_in_a\n");
+		pr_err("run: want nested_expiry, waking_a, switch_in_a or praecox_bases\n");
 		return -EINVAL;
 	}
 	if (!lh_pt_a)
@@ -262,7 +327,7 @@ MODULE_PARM_DESC(tid_a, "Thread id of wakee A, SCHED_FIFO 50 (read-only)");
 module_param_named(tid_b, lh_pt_tid_b, int, 0444);
 MODULE_PARM_DESC(tid_b, "Thread id of wakee B, SCHED_FIFO 1 (read-only)");
 module_param_cb(run, &lh_pt_run_ops, NULL, 0200);
-MODULE_PARM_DESC(run, "Write a scenario name: nested_expiry, waking_a, switch_in_a");
+MODULE_PARM_DESC(run, "Write a scenario name: nested_expiry, waking_a, switch_in_a, praecox_bases");
 
 /* lh_pt_wakee_fn - a wakee's body: sleep until unload */
 static int lh_pt_wakee_fn(void *unused)
@@ -310,11 +375,27 @@ static void lh_pt_wakee_stop(struct task_struct *t)
 	put_task_struct(t);
 }
 
+/* lh_pt_real_alloc - the REALTIME timers of praecox_bases, copies of one sleeper's */
+static int lh_pt_real_alloc(void)
+{
+	struct hrtimer_sleeper tmpl;
+	int i;
+
+	lh_pt_real = kcalloc(LH_PT_PRAECOX_REAL, sizeof(*lh_pt_real), GFP_KERNEL);
+	if (!lh_pt_real)
+		return -ENOMEM;
+	lh_hrtimer_sleeper_on_stack_clock(&tmpl, CLOCK_REALTIME, HRTIMER_MODE_ABS);
+	for (i = 0; i < LH_PT_PRAECOX_REAL; i++)
+		lh_pt_real[i] = tmpl.timer;
+	destroy_hrtimer_on_stack(&tmpl.timer);
+	return 0;
+}
+
 /* lh_probe_test_init - find the tracepoints, create the wakees */
 static int __init lh_probe_test_init(void)
 {
 	struct task_struct *a, *b;
-	int i;
+	int i, err;
 
 	if (lh_pt_cpu < 0 || lh_pt_cpu >= nr_cpu_ids || !cpu_online(lh_pt_cpu)) {
 		pr_err("cpu: want an online CPU number\n");
@@ -327,13 +408,18 @@ static int __init lh_probe_test_init(void)
 			return -ENODEV;
 		}
 	}
+	err = lh_pt_real_alloc();
+	if (err)
+		return err;
 	a = lh_pt_wakee("lh_probe_a", false);
-	if (IS_ERR(a))
-		return PTR_ERR(a);
+	if (IS_ERR(a)) {
+		err = PTR_ERR(a);
+		goto out_free_real;
+	}
 	b = lh_pt_wakee("lh_probe_b", true);
 	if (IS_ERR(b)) {
-		lh_pt_wakee_stop(a);
-		return PTR_ERR(b);
+		err = PTR_ERR(b);
+		goto out_stop_a;
 	}
 	lh_pt_tid_a = a->pid;
 	lh_pt_tid_b = b->pid;
@@ -341,6 +427,12 @@ static int __init lh_probe_test_init(void)
 	/* Last: a run write finds either no wakees or both. */
 	smp_store_release(&lh_pt_a, a);
 	return 0;
+
+out_stop_a:
+	lh_pt_wakee_stop(a);
+out_free_real:
+	kfree(lh_pt_real);
+	return err;
 }
 
 /* lh_probe_test_exit - end the wakees; no run outlives its write */
@@ -349,6 +441,7 @@ static void __exit lh_probe_test_exit(void)
 	irq_work_sync(&lh_pt_nested_work);
 	lh_pt_wakee_stop(lh_pt_a);
 	lh_pt_wakee_stop(lh_pt_b);
+	kfree(lh_pt_real);
 }
 
 module_init(lh_probe_test_init);

@@ -11,6 +11,15 @@
  *	one SCHED_FIFO PRIO thread on CPU spins for MS ms (CLOCK_MONOTONIC),
  *	then exits
  *
+ *   rt_hog stopspin [-w] -c CPU -p PRIO -d MS
+ *	one SCHED_FIFO PRIO thread on CPU, with a seccomp filter that denies
+ *	getppid() with EPERM, spins until the process has been stopped and
+ *	continued (SIGSTOP/SIGCONT from outside: the main thread takes the
+ *	SIGCONT with sigwait() and tells the spinner), then spins MS ms more and
+ *	calls getppid(): a system call whose raw_syscalls:sys_enter the filter
+ *	skips while its sys_exit still fires. Between the SIGCONT and getppid()
+ *	the spinner makes no system call (the vDSO reads the clock).
+ *
  *   rt_hog pi [-w] -c CPU -p PRIO -C CPU2 -P PRIO2 -d MS
  *	an "owner" thread, SCHED_FIFO PRIO on CPU, takes a priority-
  *	inheritance mutex and spins for MS ms holding it; a "waiter" thread,
@@ -26,7 +35,8 @@
  *
  * Output: "tid <tid> <role>" per thread as it starts, "ready" (with -w),
  * "spinning <role>" when the spin begins, then "done <role> spun_ms <n>"
- * per thread. Exit status 0, or 1 on an error
+ * per thread ("done spinner spun_ms <n> getppid_errno <errno>" for
+ * stopspin). Exit status 0, or 1 on an error
  * (printed on stderr), 2 on bad usage.
  *
  * WARNING: it spins at a real-time priority; RT throttling (95 % by
@@ -43,6 +53,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -63,12 +77,14 @@ static atomic_bool owner_holds;
 static atomic_bool failed;
 static atomic_int nr_became;	/* threads that took their CPU and priority */
 static atomic_bool started;	/* -w: SIGUSR1 came, or there was no -w */
+static atomic_bool continued;	/* stopspin: the SIGCONT came */
 
 /* print_usage - print the command line and exit with @status */
 static void print_usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 		"usage: rt_hog spin [-w] -c CPU -p PRIO -d MS\n"
+		"       rt_hog stopspin [-w] -c CPU -p PRIO -d MS\n"
 		"       rt_hog pi [-w] -c CPU -p PRIO -C CPU2 -P PRIO2 -d MS\n");
 	exit(status);
 }
@@ -131,6 +147,49 @@ static void spin(long long ms)
 
 	while (now_ns() < end)
 		;
+}
+
+/* deny_getppid - from now on getppid() of this thread fails with EPERM, unseen by sys_enter */
+static bool deny_getppid(const struct hog *h)
+{
+	struct sock_filter code[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getppid, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = {
+		.len = sizeof(code) / sizeof(code[0]),
+		.filter = code,
+	};
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog)) {
+		fail(h, "seccomp", errno);
+		return false;
+	}
+	return true;
+}
+
+/* stopspin_thread - spin until continued, spin @h->spin_ms more, then a denied getppid() */
+static void *stopspin_thread(void *arg)
+{
+	struct hog *h = arg;
+	long ret;
+	int err;
+
+	if (!become(h) || !deny_getppid(h) || !wait_start())
+		return NULL;
+	printf("spinning %s\n", h->role);
+	fflush(stdout);
+	while (!atomic_load(&continued))
+		;
+	spin(h->spin_ms);
+	ret = syscall(SYS_getppid);
+	err = ret < 0 ? errno : 0;
+	printf("done %s spun_ms %lld getppid_errno %d\n", h->role, h->spin_ms, err);
+	fflush(stdout);
+	return NULL;
 }
 
 /* hog_thread - the spinner or the owner: spin, holding the mutex if there is one */
@@ -206,7 +265,7 @@ int main(int argc, char **argv)
 	struct hog first = { .cpu = -1 }, second = { .cpu = -1 };
 	pthread_t t1, t2;
 	pthread_mutexattr_t attr;
-	bool pi, wait_go = false;
+	bool pi, stopspin, wait_go = false;
 	int opt, err, sig, nr_threads;
 	sigset_t go;
 
@@ -215,7 +274,8 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "-h"))
 		print_usage(0);
 	pi = !strcmp(argv[1], "pi");
-	if (!pi && strcmp(argv[1], "spin"))
+	stopspin = !strcmp(argv[1], "stopspin");
+	if (!pi && !stopspin && strcmp(argv[1], "spin"))
 		print_usage(2);
 	optind = 2;
 	while ((opt = getopt(argc, argv, "wc:p:C:P:d:")) != -1) {
@@ -252,7 +312,10 @@ int main(int argc, char **argv)
 	/* Blocked in every thread: only the main thread takes SIGUSR1. */
 	sigemptyset(&go);
 	sigaddset(&go, SIGUSR1);
+	if (stopspin)
+		sigaddset(&go, SIGCONT);
 	pthread_sigmask(SIG_BLOCK, &go, NULL);
+	sigdelset(&go, SIGCONT);
 	atomic_store(&started, !wait_go);
 	if (pi) {
 		pthread_mutexattr_init(&attr);
@@ -260,7 +323,8 @@ int main(int argc, char **argv)
 		pthread_mutex_init(&pi_mutex, &attr);
 		pthread_mutexattr_destroy(&attr);
 	}
-	err = pthread_create(&t1, NULL, hog_thread, &first);
+	err = pthread_create(&t1, NULL, stopspin ? stopspin_thread : hog_thread,
+			     &first);
 	if (err) {
 		fprintf(stderr, "rt_hog: pthread_create: %s\n", strerror(err));
 		return 1;
@@ -282,6 +346,12 @@ int main(int argc, char **argv)
 			sigwait(&go, &sig);
 		}
 		atomic_store(&started, true);
+	}
+	if (stopspin && !atomic_load(&failed)) {
+		sigemptyset(&go);
+		sigaddset(&go, SIGCONT);
+		sigwait(&go, &sig);
+		atomic_store(&continued, true);
 	}
 	if (pi)
 		pthread_join(t2, NULL);

@@ -25,7 +25,13 @@
 #     of itself in user space (deadline to return from clock_nanosleep, which
 #     holds the timer offset, the wakeup and the switch);
 #  5. status says syscall_slow_path=1 for switchtime only, and with wakeup
-#     on but switchtime off the sleeper's wakeups file no switchtime sample.
+#     on but switchtime off the sleeper's wakeups file no switchtime sample;
+#  6. a sys_exit with no sys_enter ends no window: a SCHED_FIFO 50 spinner
+#     (rt_hog stopspin) is stopped and continued mid-spin, so the wakeup by
+#     SIGCONT returns it to user space without a sys_exit; it spins SPIN_MS
+#     more and calls getppid(), which its seccomp filter denies before
+#     sys_enter. wakeup/ files the SIGCONT wakeup, switchtime nothing
+#     (issue 33 item 4: it filed the spin, ~SPIN_MS ms).
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -35,10 +41,23 @@ LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 L=100		# loops
 PERIOD=10000	# us: longer than any emulation stall, so no overrun
 PRIO=73
+SPIN_MS=20	# stopspin's spin after the SIGCONT
 TYPES="wakeup missed_timer_offsets timerandwakeup switchtime timerwakeupswitch"
 
+HOG=
+# st_cleanup - lh_cleanup hook: end rt_hog stopspin if a bail left it (stopped or spinning)
+st_cleanup()
+{
+	[ -n "$HOG" ] || return 0
+	kill -KILL "$HOG" 2>/dev/null
+	wait "$HOG" 2>/dev/null
+	HOG=
+}
+LH_CLEANUP_HOOKS="st_cleanup $LH_CLEANUP_HOOKS"
+
 sl_setup
-lh_plan 7
+[ -x "$LH_BINDIR/rt_hog" ] || lh_skip_all "rt_hog is not built (make -C selftests)"
+lh_plan 8
 lh_load_or_bail
 for t in $TYPES; do
 	lh_available $t || lh_skip_all "$t is not available here"
@@ -181,5 +200,40 @@ n=$(hl_total_all switchtime timerwakeupswitch)
 [ "$n" = 0 ] || lh_err "switchtime off: $n switchtime/timerwakeupswitch samples filed"
 [ "$(hl_total_all wakeup)" -gt 0 ] || lh_err "switchtime off: the sleeper's 20 wakeups filed nothing in wakeup/ either"
 lh_case_end only_switchtime_slows_system_calls_and_files_nothing_while_off
+
+# 6. A seccomp-denied system call fires sys_exit without sys_enter.
+lh_case_begin
+"$LH_BINDIR/rt_hog" stopspin -w -c 1 -p 50 -d $SPIN_MS >"$LH_TMP/hog" 2>"$LH_TMP/hog.err" &
+HOG=$!
+n=0
+while ! grep -q '^ready' "$LH_TMP/hog" 2>/dev/null && [ $n -lt 600 ] && kill -0 $HOG 2>/dev/null; do
+	n=$((n + 1))
+	lh_sleep_s 0.1
+done
+grep -q '^ready' "$LH_TMP/hog" || lh_bail "rt_hog stopspin not ready: $(cat "$LH_TMP/hog.err")"
+tid=$(awk '$1 == "tid" { print $2 }' "$LH_TMP/hog")
+lh_filter wakeup "$tid"
+lh_enable wakeup switchtime
+kill -USR1 $HOG
+n=0
+while ! grep -q '^spinning' "$LH_TMP/hog" && [ $n -lt 100 ]; do
+	n=$((n + 1))
+	lh_sleep_s 0.1
+done
+# Its 1 ms polls for SIGUSR1 were true wakeups from nanosleep: not counted.
+lh_reset wakeup switchtime
+kill -STOP $HOG
+lh_sleep_s 0.3
+kill -CONT $HOG
+wait $HOG || lh_err "rt_hog stopspin failed: $(cat "$LH_TMP/hog.err")"
+HOG=
+lh_disable_all
+lh_diag "$(grep '^done' "$LH_TMP/hog")"
+grep -q 'getppid_errno 1$' "$LH_TMP/hog" || lh_err "getppid() was not denied with EPERM"
+hl_show_totals wakeup switchtime
+[ "$(hl_total wakeup 1)" -ge 1 ] || lh_err "wakeup/CPU1 holds no sample: the SIGCONT wakeup of $tid was not filed"
+n=$(hl_total_all switchtime)
+[ "$n" = 0 ] || lh_err "switchtime holds $n samples (maximum $(hl_max switchtime 1) us) from a sys_exit without sys_enter"
+lh_case_end a_sys_exit_without_sys_enter_ends_no_window
 
 hl_finish_checked 0

@@ -28,7 +28,14 @@
 #     expiry in the past (more than latency_hist's table of arming times
 #     holds), the run of case 1 again measures from the arming time: the
 #     cancelled timers, which never expire, must not hold the table;
-#  4. the invariants of every timer test (sleeper_lib.sh).
+#  4. a live CLOCK_MONOTONIC entry of the table is not evicted for a
+#     CLOCK_REALTIME one because their arming times, on two clocks, compare
+#     so (lh_probe_test's praecox_bases: 64 REALTIME sleepers armed 1 s
+#     late fill the table, then A's MONOTONIC sleeper armed LATE_A = 5 ms
+#     late, then one more REALTIME one; A expires 10 us after its arming):
+#     missed_timer_offsets files one sample of A below LATE_A (5010 us when
+#     A's entry was evicted, issue 33 item 5b);
+#  5. the invariants of every timer test (sleeper_lib.sh).
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -39,12 +46,13 @@ LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 L=30
 PAST=500000
 LIMIT=$((PAST / 2))
+LATE_A=5000	# us: lh_probe_test's praecox_bases arms A's sleeper this late
 PRAECOX=70	# cancelled past-armed sleepers: more than latency_hist keeps at once
 H=missed_timer_offsets
 
 sl_setup
 [ -x "$LH_BINDIR/timer_fd" ] || lh_skip_all "timer_fd is not built (make -C selftests)"
-lh_plan 5
+lh_plan 6
 lh_load_or_bail
 lh_available $H || lh_skip_all "missed_timer_offsets is not available here"
 
@@ -104,6 +112,26 @@ else
 	else
 		lh_case_end cancelled_past_armed_sleepers_are_forgotten
 	fi
+fi
+
+lh_case_begin
+if ! pt_load 1; then
+	lh_skip a_full_table_of_another_clock_keeps_a_live_entry "lh_probe_test is not built (make -C selftests modules)"
+else
+	lh_filter $H "$PT_A"
+	lh_enable $H
+	lh_reset $H
+	pt_run praecox_bases
+	lh_expect_write_ok "$LH_DIR/enable/$H" 0
+	pt_unload
+	hl_show_totals $H
+	hl_show_maxrecs $H
+	n=$(hl_total $H 1)
+	m=$(hl_max $H 1)
+	[ "$n" = 1 ] || lh_err "$H/CPU1 holds $n samples, expected 1 (A's expiry)"
+	[ "$m" != "<undef>" ] && [ "$m" -lt $LATE_A ] ||
+		lh_err "$H/CPU1 maximum $m us: A's arming time was evicted and its stale expiry, $LATE_A us before, measured"
+	lh_case_end a_full_table_of_another_clock_keeps_a_live_entry
 fi
 
 hl_finish_checked 0

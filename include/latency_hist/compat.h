@@ -63,21 +63,38 @@ static inline void lh_hrtimer_start_probe_call(void (*probe)(void *data,
 }
 
 /**
- * lh_hrtimer_sleeper_on_stack() - set up an on-stack sleeper, as nanosleep does
- * @sl: the sleeper
+ * lh_hrtimer_sleeper_on_stack_clock() - set up an on-stack sleeper of a
+ * clock, as nanosleep does
+ * @sl:       the sleeper
+ * @clock_id: its clock (CLOCK_MONOTONIC, CLOCK_REALTIME, ...)
+ * @mode:     HRTIMER_MODE_REL or _ABS (a relative CLOCK_REALTIME timer is
+ *            a CLOCK_MONOTONIC one)
  *
  * hrtimer_setup_sleeper_on_stack() replaced hrtimer_init_sleeper_on_stack()
  * in 6.13.
  *
  * Context: process context.
  */
-static inline void lh_hrtimer_sleeper_on_stack(struct hrtimer_sleeper *sl)
+static inline void lh_hrtimer_sleeper_on_stack_clock(struct hrtimer_sleeper *sl,
+						     clockid_t clock_id,
+						     enum hrtimer_mode mode)
 {
 #ifdef LH_HAVE_HRTIMER_SETUP_SLEEPER_ON_STACK
-	hrtimer_setup_sleeper_on_stack(sl, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	hrtimer_setup_sleeper_on_stack(sl, clock_id, mode);
 #else
-	hrtimer_init_sleeper_on_stack(sl, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	hrtimer_init_sleeper_on_stack(sl, clock_id, mode);
 #endif
+}
+
+/**
+ * lh_hrtimer_sleeper_on_stack() - set up an on-stack CLOCK_MONOTONIC sleeper
+ * @sl: the sleeper
+ *
+ * Context: process context.
+ */
+static inline void lh_hrtimer_sleeper_on_stack(struct hrtimer_sleeper *sl)
+{
+	lh_hrtimer_sleeper_on_stack_clock(sl, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 }
 
 /**
