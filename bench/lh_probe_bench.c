@@ -44,8 +44,9 @@
  *   c_*          building blocks of the probes, for comparison: one
  *                ktime_get_mono_fast_ns(), one local_clock(), one
  *                raw_spin_lock_irqsave()/unlock_irqrestore() pair, one
- *                lh_clock_stamp() reading the TSC (c_tsc: x86 with a
- *                TSC rate, whether or not latency_hist would take it), and
+ *                lh_clock_stamp() reading the cycle counter (c_tsc: the
+ *                TSC of x86 with a TSC rate, or ARM's architected counter,
+ *                whether or not latency_hist would take it), and
  *                c_arch_lock: the common path of latency_hist's wakeup
  *                lock (raw_local_irq_save(), arch_spin_trylock(),
  *                arch_spin_unlock(), raw_local_irq_restore())
@@ -99,6 +100,10 @@
 
 #include <latency_hist/clock.h>
 #include <latency_hist/compat.h>
+
+#ifdef LH_HAVE_ARCH_TIMER_CLOCK
+#include <asm/arch_timer.h>
+#endif
 
 #include "lh_bench_tp.h"
 
@@ -325,6 +330,22 @@ static void lh_bench_local_clock_round(struct lh_bench *b)
 	b->sink_ns += local_clock();
 }
 
+/*
+ * lh_bench_report - print a scenario's cost per round and per call, given
+ * in centi-ns: div_u64_rem(), as a u64 "/" needs a libgcc helper on 32-bit
+ */
+static void lh_bench_report(const char *name, unsigned int rounds,
+			    unsigned int calls, u64 per_round_cns,
+			    u64 per_call_cns)
+{
+	u32 round_frac, call_frac;
+	u64 round_ns = div_u64_rem(per_round_cns, 100, &round_frac);
+	u64 call_ns = div_u64_rem(per_call_cns, 100, &call_frac);
+
+	pr_info("scenario=%s rounds=%u calls=%u ns_per_round=%llu.%02u ns_per_call=%llu.%02u\n",
+		name, rounds, calls, round_ns, round_frac, call_ns, call_frac);
+}
+
 /* lh_bench_tsc_round - latency_hist's clock helper reading the TSC */
 static void lh_bench_tsc_round(struct lh_bench *b)
 {
@@ -479,10 +500,8 @@ static void lh_bench_wakers_run(struct lh_bench *b, const char *name,
 	elapsed_ns = ktime_get_ns() - t0_ns;
 
 	per_round_cns = div_u64(elapsed_ns * 100, ws.rounds * n);
-	pr_info("scenario=%s rounds=%u calls=%u ns_per_round=%llu.%02llu ns_per_call=%llu.%02llu\n",
-		name, ws.rounds * n, ws.rounds * n,
-		per_round_cns / 100, per_round_cns % 100,
-		per_round_cns / 100, per_round_cns % 100);
+	lh_bench_report(name, ws.rounds * n, ws.rounds * n, per_round_cns,
+			per_round_cns);
 	pr_info("wakers scenario=%s wakers=%u target_cpu=%d switch_pairs=%u waker_gap=%u\n",
 		name, n, cpu, pairs, waker_gap);
 	if (count_fair)
@@ -566,11 +585,9 @@ static void lh_bench_run(struct lh_bench *b, const struct lh_bench_scenario *s,
 		cond_resched();
 	}
 	per_round_cns = div_u64(b->elapsed_ns * 100, nr_rounds);
-	pr_info("scenario=%s rounds=%u calls=%u ns_per_round=%llu.%02llu ns_per_call=%llu.%02llu\n",
-		s->name, nr_rounds, nr_rounds * s->calls_per_round,
-		per_round_cns / 100, per_round_cns % 100,
-		div_u64(per_round_cns, s->calls_per_round) / 100,
-		div_u64(per_round_cns, s->calls_per_round) % 100);
+	lh_bench_report(s->name, nr_rounds, nr_rounds * s->calls_per_round,
+			per_round_cns,
+			div_u64(per_round_cns, s->calls_per_round));
 }
 
 /* lh_bench_victim_fn - the woken task's body: wait for unload */
@@ -625,6 +642,13 @@ static int __init lh_bench_init(void)
 	if (tsc_khz) {
 		clocks_calc_mult_shift(&lh_clock.mult, &lh_clock.shift, tsc_khz,
 				       NSEC_PER_MSEC, 3600);
+		lh_clock.cycles = true;
+	}
+#elif defined(LH_HAVE_ARCH_TIMER_CLOCK)
+	if (arch_timer_get_cntfrq()) {
+		clocks_calc_mult_shift(&lh_clock.mult, &lh_clock.shift,
+				       arch_timer_get_cntfrq(), NSEC_PER_SEC,
+				       3600);
 		lh_clock.cycles = true;
 	}
 #endif

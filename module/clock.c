@@ -28,6 +28,19 @@
  * The mult/shift is computed once from tsc_khz, as the kernel's cyc2ns is
  * (which only rescales on frequency changes of a TSC without constant_tsc,
  * which this does not take).
+ *
+ * On arm and arm64 the counter is the architected timer's, read through
+ * arch_timer_read_counter() (clock.h), and the kernel vouches for it while
+ * it is the clocksource of timekeeping ("arch_sys_counter", which reads it
+ * through the same pointer): the timer driver found it usable on every CPU
+ * and set the pointer to the erratum workaround a CPU needs. It has no
+ * "unstable" mark; the kernel's verdict against a counter is a change of
+ * clocksource, which the same notifier sees at once and falls back on. The
+ * rate is the counter's frequency register (CNTFRQ), taken only if it is
+ * the rate timekeeping converts with (the clocksource's mult/shift turn
+ * one second of counts into 1 s within 0.1 %): firmware that leaves
+ * CNTFRQ wrong makes the kernel take the device tree's clock-frequency
+ * instead.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -43,10 +56,16 @@
 #include <latency_hist/clock.h>
 #include <latency_hist/types.h>
 
-#ifdef LH_HAVE_TSC_CLOCK
+#ifdef LH_HAVE_CYCLE_CLOCK
 #include <linux/notifier.h>
 #include <linux/pvclock_gtod.h>
+#endif
+#ifdef LH_HAVE_TSC_CLOCK
 #include <asm/cpufeature.h>
+#endif
+#ifdef LH_HAVE_ARCH_TIMER_CLOCK
+#include <linux/timekeeper_internal.h>
+#include <asm/arch_timer.h>
 #endif
 
 struct lh_clock lh_clock __read_mostly;
@@ -54,7 +73,7 @@ struct lh_clock lh_clock __read_mostly;
 /* Load time only (not in sysfs): auto, or kernel for the kernel's clocks. */
 static char *lh_clock_param;
 module_param_named(clock, lh_clock_param, charp, 0);
-MODULE_PARM_DESC(clock, "auto (default: the TSC where the kernel vouches for it) or kernel (its clocks only); load time only");
+MODULE_PARM_DESC(clock, "auto (default: the TSC or ARM's architected counter where the kernel vouches for it) or kernel (its clocks only); load time only");
 
 /* Why the clock is what it is, for status: no blanks (a status token). */
 static const char *lh_clock_why = "no_cycle_clock_on_this_architecture";
@@ -90,17 +109,106 @@ noinline s64 notrace lh_clock_window_us_slow(u64 start, u64 end)
 
 #ifdef LH_HAVE_TSC_CLOCK
 /*
+ * lh_clock_verdict - the kernel's verdict against the counter since load,
+ * at a timekeeping update (@tk), or NULL: a TSC marked unstable
+ */
+static const char *lh_clock_verdict(void *tk)
+{
+	return check_tsc_unstable() ? "tsc_marked_unstable_since_load" : NULL;
+}
+
+/*
+ * lh_clock_vouch - why the kernel vouches for the TSC (NULL if not, and
+ * @why_not), its rate: @freq per 1/@per second
+ */
+static const char *lh_clock_vouch(u32 *freq, u32 *per, const char **why_not)
+{
+	*freq = tsc_khz;
+	*per = MSEC_PER_SEC;
+	if (!boot_cpu_has(X86_FEATURE_TSC) || !tsc_khz) {
+		*why_not = "no_tsc_rate";
+		return NULL;
+	}
+	if (check_tsc_unstable()) {
+		*why_not = "tsc_marked_unstable";
+		return NULL;
+	}
+	if (boot_cpu_has(X86_FEATURE_TSC_RELIABLE))
+		return "tsc_reliable";
+	if (boot_cpu_has(X86_FEATURE_CONSTANT_TSC) &&
+	    boot_cpu_has(X86_FEATURE_NONSTOP_TSC))
+		return "constant_tsc+nonstop_tsc";
+	if (lh_clocksource_is_tsc())
+		return "clocksource_tsc";
+	*why_not = "tsc_not_clocksource_nor_constant+nonstop";
+	return NULL;
+}
+#endif
+
+#ifdef LH_HAVE_ARCH_TIMER_CLOCK
+#define LH_ARCH_COUNTER_CS	"arch_sys_counter"
+
+/* The clocksource the counter was taken on; set by the first watch. */
+static struct clocksource *lh_clock_cs;
+
+/*
+ * lh_clock_verdict - the kernel's verdict against the counter since load,
+ * at a timekeeping update (@tk), or NULL. The first update (at
+ * registration, before any probe is hooked) checks that timekeeping reads
+ * the counter, at CNTFRQ; later ones that it still reads it.
+ */
+static const char *lh_clock_verdict(void *priv)
+{
+	struct timekeeper *tk = priv;
+	struct clocksource *cs = tk->tkr_mono.clock;
+	u64 sec_ns;
+
+	if (cs == lh_clock_cs)
+		return NULL;
+	if (lh_clock_cs)
+		return "clocksource_changed_since_load";
+	if (strcmp(cs->name, LH_ARCH_COUNTER_CS))
+		return "clocksource_not_arch_sys_counter";
+	/* One second of counts, in the clocksource's ns, within 0.1 %. */
+	sec_ns = mul_u64_u32_shr(arch_timer_get_cntfrq(), cs->mult, cs->shift);
+	if (sec_ns < NSEC_PER_SEC - NSEC_PER_MSEC ||
+	    sec_ns > NSEC_PER_SEC + NSEC_PER_MSEC)
+		return "cntfrq_not_the_clocksource_rate";
+	lh_clock_cs = cs;
+	return NULL;
+}
+
+/* lh_clock_vouch - the counter's rate in Hz; the notifier checks the rest */
+static const char *lh_clock_vouch(u32 *freq, u32 *per, const char **why_not)
+{
+	*freq = arch_timer_get_cntfrq();
+	*per = 1;
+	if (!*freq) {
+		*why_not = "no_arch_counter_rate";
+		return NULL;
+	}
+	return "clocksource_" LH_ARCH_COUNTER_CS;
+}
+#endif
+
+#ifdef LH_HAVE_CYCLE_CLOCK
+/*
  * lh_clock_watch - timekeeping was updated (every tick of the CPU that keeps
- * time, and at every clocksource change): if the kernel has marked the TSC
- * unstable since, fall back to the kernel's clocks for good. Under the
- * timekeeper's raw lock with its sequence count held for writing: it reads
- * no clock and takes no lock.
+ * time, and at every clocksource change): if the kernel has given its
+ * verdict against the counter since, fall back to the kernel's clocks for
+ * good. Under the timekeeper's raw lock with its sequence count held for
+ * writing: it reads no clock and takes no lock.
  */
 static int lh_clock_watch(struct notifier_block *nb, unsigned long was_set,
 			  void *priv)
 {
-	if (READ_ONCE(lh_clock.cycles) && check_tsc_unstable()) {
-		WRITE_ONCE(lh_clock_why, "tsc_marked_unstable_since_load");
+	const char *verdict;
+
+	if (!READ_ONCE(lh_clock.cycles))
+		return NOTIFY_DONE;
+	verdict = lh_clock_verdict(priv);
+	if (verdict) {
+		WRITE_ONCE(lh_clock_why, verdict);
 		/* Pairs with nothing: each reading carries its clock's mark. */
 		WRITE_ONCE(lh_clock.cycles, false);
 	}
@@ -138,8 +246,9 @@ u64 notrace lh_clock_mono_ns(u64 now)
  */
 int lh_clock_init(void)
 {
-#ifdef LH_HAVE_TSC_CLOCK
-	u32 mult, shift;
+#ifdef LH_HAVE_CYCLE_CLOCK
+	const char *why_not = NULL, *why;
+	u32 freq, per, mult, shift;
 #endif
 
 	if (lh_clock_param && strcmp(lh_clock_param, "auto")) {
@@ -150,46 +259,37 @@ int lh_clock_init(void)
 		lh_clock_why = "clock_parameter_kernel";
 		return 0;
 	}
-#ifdef LH_HAVE_TSC_CLOCK
-	if (!boot_cpu_has(X86_FEATURE_TSC) || !tsc_khz) {
-		lh_clock_why = "no_tsc_rate";
+#ifdef LH_HAVE_CYCLE_CLOCK
+	why = lh_clock_vouch(&freq, &per, &why_not);
+	if (!why) {
+		lh_clock_why = why_not;
 		return 0;
 	}
-	if (check_tsc_unstable()) {
-		lh_clock_why = "tsc_marked_unstable";
-		return 0;
-	}
-	if (boot_cpu_has(X86_FEATURE_TSC_RELIABLE)) {
-		lh_clock_why = "tsc_reliable";
-	} else if (boot_cpu_has(X86_FEATURE_CONSTANT_TSC) &&
-		   boot_cpu_has(X86_FEATURE_NONSTOP_TSC)) {
-		lh_clock_why = "constant_tsc+nonstop_tsc";
-	} else if (lh_clocksource_is_tsc()) {
-		lh_clock_why = "clocksource_tsc";
-	} else {
-		lh_clock_why = "tsc_not_clocksource_nor_constant+nonstop";
-		return 0;
-	}
+	lh_clock_why = why;
 	/*
-	 * ns = cycles * 10^6 / kHz, us = cycles * 10^3 / kHz; the 128-bit
-	 * products cannot overflow.
+	 * ns = cycles * 10^9 / (freq * per), us = cycles * 10^6 / (freq * per);
+	 * the 128-bit products cannot overflow.
 	 */
-	clocks_calc_mult_shift(&mult, &shift, tsc_khz, NSEC_PER_MSEC, 3600);
+	clocks_calc_mult_shift(&mult, &shift, freq, NSEC_PER_SEC / per, 3600);
 	lh_clock.mult = mult;
 	lh_clock.shift = shift;
-	clocks_calc_mult_shift(&mult, &shift, tsc_khz, USEC_PER_MSEC, 3600);
+	clocks_calc_mult_shift(&mult, &shift, freq, USEC_PER_SEC / per, 3600);
 	lh_clock.us_mult = mult;
 	lh_clock.us_shift = shift;
 	WRITE_ONCE(lh_clock.cycles, true);
-	/* Registration runs the watch once: a TSC marked since is seen here. */
+	/*
+	 * Registration runs the watch once: a TSC marked since, or an ARM
+	 * counter that is not timekeeping's, is seen here.
+	 */
 	if (pvclock_gtod_register_notifier(&lh_clock_nb)) {
 		WRITE_ONCE(lh_clock.cycles, false);
 		lh_clock_why = "no_timekeeping_notifier";
 		return 0;
 	}
 	lh_clock_watched = true;
-	pr_debug("clock: tsc at %u kHz, ns mult %u shift %u, us mult %u shift %u\n",
-		 tsc_khz, lh_clock.mult, lh_clock.shift, mult, shift);
+	pr_debug("clock: %s at %u per 1/%u s, ns mult %u shift %u, us mult %u shift %u\n",
+		 LH_CYCLE_CLOCK_NAME, freq, per, lh_clock.mult, lh_clock.shift,
+		 mult, shift);
 #endif
 	return 0;
 }
@@ -202,7 +302,7 @@ int lh_clock_init(void)
  */
 void lh_clock_exit(void)
 {
-#ifdef LH_HAVE_TSC_CLOCK
+#ifdef LH_HAVE_CYCLE_CLOCK
 	if (lh_clock_watched)
 		pvclock_gtod_unregister_notifier(&lh_clock_nb);
 #endif
@@ -220,7 +320,7 @@ static const char *lh_clock_fallback_name(enum lh_clock_kind kind)
  * @id: the histogram
  *
  * " clock=<clock> clock_why=<reason> clock_drops=<n>": the clock its
- * windows are read on (tsc, local_clock, mono_fast; timer_base for a timer's
+ * windows are read on (tsc, arch_counter, local_clock, mono_fast; timer_base for a timer's
  * offset, which is defined in the timer base's clock; timer_base+X for a
  * sum), why the cycle counter is or is not read, and the windows dropped
  * because their ends were read on different clocks (all types together).
@@ -230,7 +330,7 @@ static const char *lh_clock_fallback_name(enum lh_clock_kind kind)
 void lh_clock_status(struct seq_file *m, enum lh_hist_id id)
 {
 	enum lh_clock_kind kind = lh_switches[lh_hist_types[id].sw].clock;
-	const char *name = READ_ONCE(lh_clock.cycles) ? "tsc" :
+	const char *name = READ_ONCE(lh_clock.cycles) ? LH_CYCLE_CLOCK_NAME :
 			   lh_clock_fallback_name(kind);
 
 	seq_puts(m, " clock=");

@@ -1043,7 +1043,7 @@ noinline void notrace lh_explain_file(enum lh_hist_id id, int cpu, s64 lat_us,
 	if (!lh_x_recs[id] || start_ns > end_ns)
 		return;
 	/* Pairs with smp_store_release() in lh_hist_cpu_reset_end(). */
-	if (smp_load_acquire(&h->resetting) || lat_us < READ_ONCE(h->max_us))
+	if (smp_load_acquire(&h->resetting) || lat_us < lh_hist_max_us(h))
 		return;
 	rc = &lh_x_recs[id][cpu];
 	if (lat_us < READ_ONCE(rc->floor_us))

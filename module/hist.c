@@ -61,7 +61,7 @@ static void lh_oor_add(struct lh_oor *oor, s64 lat_us)
 static void lh_max_clear(struct lh_hist_cpu *h)
 {
 	memset(&h->max, 0, sizeof(h->max));
-	WRITE_ONCE(h->max_us, S64_MIN);
+	atomic64_set(&h->max_us, S64_MIN);
 }
 
 /**
@@ -157,9 +157,9 @@ void lh_hist_record_max(struct lh_hist_cpu *h, const struct lh_max_record *rec)
 	unsigned long flags;
 
 	flags = lh_hist_lock(h);
-	if (rec->latency_us > h->max_us) {
+	if (rec->latency_us > lh_hist_max_us(h)) {
 		h->max = *rec;
-		WRITE_ONCE(h->max_us, rec->latency_us);
+		atomic64_set(&h->max_us, rec->latency_us);
 	}
 	lh_hist_unlock(h, flags);
 }

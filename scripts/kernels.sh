@@ -81,6 +81,7 @@ lh_kernel_arch() {
 	done
 	case $1 in
 	[0-9]*.*-arm64) echo arm64 ;;
+	[0-9]*.*-armmp | [0-9]*.*-armmp-lpae) echo armhf ;;
 	*) lh_host_arch ;;
 	esac
 }
@@ -108,6 +109,11 @@ lh_apt_private_setup() {
 	log "updating the private $arch package lists in $dir"
 	if lh_apt "$arch" apt-get update >&2; then
 		touch "$dir/.updated"
+	elif compgen -G "$dir/lists/*_dists_bookworm_main_binary-${arch}_Packages*" > /dev/null; then
+		# One index of a mirror in mid-sync ("File has unexpected size", seen for bookworm-security's
+		# armhf list) must not stop the kernels of the others: apt kept what it fetched.
+		log "warning: apt-get update of the private $arch lists fetched only some of them (apt says which above); using those"
+		touch "$dir/.updated"
 	elif [ "$stamp" = 0 ]; then
 		die "apt-get update of the private $arch lists failed: no network to the Debian mirror? (apt says why above)"
 	else
@@ -133,11 +139,12 @@ lh_arch_get() {
 	lh_matrix_get arch "$1" "$2"
 }
 
-# lh_kernel_meta_dep - print the versioned package a Debian metapackage depends on
+# lh_kernel_meta_dep - print the versioned package a Debian metapackage depends on (without the :ARCH
+# a private apt of another architecture names it with)
 lh_kernel_meta_dep() {
 	local meta=$1 arch=$2 dep
 	dep=$(lh_apt "$arch" apt-cache depends "$meta" 2>/dev/null | awk '
-		$1 == "Depends:" && $2 ~ /^linux-(image|headers)-[0-9]/ && !found++ { print $2 }')
+		$1 == "Depends:" && $2 ~ /^linux-(image|headers)-[0-9]/ && !found++ { sub(/:.*/, "", $2); print $2 }')
 	[ -n "$dep" ] || die "apt-cache knows no metapackage $meta (run scripts/setup-host.sh, or apt-get update)"
 	echo "$dep"
 }

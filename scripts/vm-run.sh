@@ -90,8 +90,9 @@ LH_QEMU_CPU=${LH_QEMU_CPU:-}
 # Single-threaded TCG: with one host thread per vCPU (MTTCG) a guest CPU was seen executing a
 # stale int3 after the kernel had finished patching a static key (Oops: int3 in enqueue_hrtimer
 # while the tests toggled tracepoints); one thread running both vCPUs keeps cross-modifying code
-# coherent. It was no slower here (2 host cores, mostly idle guests). Override with LH_QEMU_ACCEL.
-LH_QEMU_ACCEL=${LH_QEMU_ACCEL:-tcg,thread=single}
+# coherent. It was no slower here (2 host cores, mostly idle guests). An arch line's accel= sets
+# another default for its kernels (armhf); override with LH_QEMU_ACCEL.
+LH_QEMU_ACCEL=${LH_QEMU_ACCEL:-}
 LH_QEMU=${LH_QEMU:-}
 # Modules the guest needs to mount the host root (the arch line's modules=; dependencies are resolved
 # per kernel, built-in ones are skipped).
@@ -310,6 +311,8 @@ main() {
 		die "scripts/matrix.conf has no arch line for $LH_KARCH (the architecture of $LH_KREL)"
 	LH_QEMU=${LH_QEMU:-$(lh_matrix_get arch "$LH_KARCH" qemu)}
 	LH_QEMU_CPU=${LH_QEMU_CPU:-$(lh_matrix_get arch "$LH_KARCH" cpu)}
+	LH_QEMU_ACCEL=${LH_QEMU_ACCEL:-$(lh_matrix_get arch "$LH_KARCH" accel)}
+	LH_QEMU_ACCEL=${LH_QEMU_ACCEL:-tcg,thread=single}
 	LH_GUEST_MODULES=$(lh_matrix_get arch "$LH_KARCH" modules | tr ',' ' ')
 	machine=$(lh_matrix_get arch "$LH_KARCH" machine)
 	guest_root=$(lh_matrix_get arch "$LH_KARCH" root)

@@ -62,7 +62,11 @@ LH_ENABLES=
 LH_MAXLAT_HISTS=
 LH_PID_DIRS=
 LH_COUNTER_HISTS=
-LH_PID_MAX=4194304		# PID_MAX_LIMIT on 64-bit
+# PID_MAX_LIMIT (include/linux/threads.h): 4 M where long is 64-bit, PID_MAX_DEFAULT on 32-bit
+case $(uname -m) in
+*64 | s390x | ppc64le) LH_PID_MAX=4194304 ;;
+*) LH_PID_MAX=32768 ;;
+esac
 LH_BUCKETS=10240		# rows in a CPUx file, 0..10239 us
 
 LH_TESTDIR=${LH_TESTDIR:-$(cd "$(dirname "$0")" && pwd)}

@@ -158,7 +158,7 @@ awk -v names="$LH_HISTS" '
 		    $7 !~ /^pid=[01]$/ || $8 !~ /^max=[01]$/ || $9 !~ /^counters=[01]$/ ||
 		    $10 !~ /^syscall_slow_path=[01]$/ || $11 !~ /^explain=[01]$/)
 			print $1 ": fields 5-11 are not switch= needs= pid= max= counters= syscall_slow_path= explain=: " $0
-		if ($12 !~ /^clock=(timer_base|(timer_base\+)?(tsc|mono_fast|local_clock))$/ ||
+		if ($12 !~ /^clock=(timer_base|(timer_base\+)?(tsc|arch_counter|mono_fast|local_clock))$/ ||
 		    $13 !~ /^clock_why=[a-z_+]+$/ || $14 !~ /^clock_drops=[0-9]+$/)
 			print $1 ": fields 12-14 are not clock= clock_why= clock_drops=: " $0
 		if ($2 == "available=1" && NF != 14)

@@ -45,6 +45,9 @@
 #ifdef LH_HAVE_TSC_CLOCK
 #include <asm/tsc.h>
 #endif
+#ifdef LH_HAVE_ARCH_TIMER_CLOCK
+#include <clocksource/arm_arch_timer.h>
+#endif
 
 #define LH_CLOCK_CYCLES_BIT	BIT_ULL(63)
 
@@ -70,10 +73,25 @@ struct lh_clock {
 extern struct lh_clock lh_clock;
 
 #ifdef LH_HAVE_TSC_CLOCK
+#define LH_CYCLE_CLOCK_NAME	"tsc"
+
 /* lh_cycles - this CPU's cycle counter, as native_sched_clock() reads it */
 static __always_inline u64 lh_cycles(void)
 {
 	return rdtsc();
+}
+
+#elif defined(LH_HAVE_ARCH_TIMER_CLOCK)
+#define LH_CYCLE_CLOCK_NAME	"arch_counter"
+
+/*
+ * lh_cycles - the architected timer's counter, as the kernel's clocksource
+ * and sched_clock read it: virtual or physical as the timer driver chose,
+ * through the erratum workaround this CPU needs, if any
+ */
+static __always_inline u64 lh_cycles(void)
+{
+	return arch_timer_read_counter();
 }
 
 #else

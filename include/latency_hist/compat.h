@@ -135,11 +135,21 @@ static inline void lh_hrtimer_setup(struct hrtimer *timer,
  * A cycle counter the module may read and scale itself
  * (include/latency_hist/clock.h): the x86 TSC on 64-bit kernels, where
  * rdtsc(), tsc_khz and check_tsc_unstable() exist on every kernel from 6.1
- * on. Other architectures use the kernel's clocks (arm64's counter needs
- * the kernel's erratum workarounds, which are not exported inline).
+ * on; or ARM's architected timer (arm and arm64), read through
+ * arch_timer_read_counter(), the reader the kernel's arch_sys_counter
+ * clocksource and sched_clock call, exported to modules, which the timer
+ * driver points at the erratum workaround a CPU needs (the inline
+ * __arch_counter_get_cntvct_stable() needs symbols that are not exported).
+ * Other architectures use the kernel's clocks.
  */
 #if defined(CONFIG_X86_64) && defined(CONFIG_X86_TSC)
 #define LH_HAVE_TSC_CLOCK	1
+#elif (defined(CONFIG_ARM) || defined(CONFIG_ARM64)) && \
+	defined(CONFIG_ARM_ARCH_TIMER)
+#define LH_HAVE_ARCH_TIMER_CLOCK	1
+#endif
+#if defined(LH_HAVE_TSC_CLOCK) || defined(LH_HAVE_ARCH_TIMER_CLOCK)
+#define LH_HAVE_CYCLE_CLOCK	1
 #endif
 
 /*

@@ -80,8 +80,14 @@ struct lh_max_record {
 struct lh_hist_cpu {
 	atomic64_t *buckets;
 	bool resetting;		/* no recording: a reset is emptying the histogram */
-	/* @max_us mirrors @max.latency_us for a lockless "is it a new max?" test */
-	s64 max_us;
+	/*
+	 * @max_us mirrors @max.latency_us for a lockless "is it a new max?"
+	 * test: an atomic64_t, because on 32-bit a plain s64 is two loads,
+	 * and a read between the two stores of a change (-2 to 7) can see a
+	 * value above both (4294967294) and miss a new max. On 64-bit its
+	 * read and set are plain accesses.
+	 */
+	atomic64_t max_us;
 	arch_spinlock_t lock;	/* guards the rest, and writes of @max_us */
 	struct lh_oor below;
 	struct lh_oor above;
@@ -191,6 +197,19 @@ static __always_inline bool lh_hist_count(struct lh_hist_cpu *h, u64 lat_us)
 }
 
 /**
+ * lh_hist_max_us() - the latency of the CPU's max record, read without its
+ * lock and never torn
+ * @h: the CPU histogram
+ *
+ * Context: any.
+ * Return: the latency in microseconds, S64_MIN while there is no record.
+ */
+static __always_inline s64 lh_hist_max_us(struct lh_hist_cpu *h)
+{
+	return atomic64_read(&h->max_us);
+}
+
+/**
  * lh_hist_beats_max() - would this latency replace the CPU's max record?
  * @h:      the CPU histogram
  * @lat_us: a latency in microseconds
@@ -203,7 +222,7 @@ static __always_inline bool lh_hist_count(struct lh_hist_cpu *h, u64 lat_us)
  */
 static inline bool lh_hist_beats_max(struct lh_hist_cpu *h, s64 lat_us)
 {
-	return lat_us > READ_ONCE(h->max_us);
+	return lat_us > lh_hist_max_us(h);
 }
 
 void lh_hist_print_header(struct seq_file *m,
