@@ -1207,7 +1207,7 @@ static void lh_x_floors_set(s64 floor_us, bool from_hist)
 			continue;
 		for_each_possible_cpu(cpu)
 			WRITE_ONCE(lh_x_recs[id][cpu].floor_us, from_hist ?
-				   lh_hist_max_us(lh_hist_cpu(id, cpu)) :
+				   lh_hist_largest_us(lh_hist_cpu(id, cpu)) :
 				   floor_us);
 	}
 }

@@ -165,7 +165,7 @@ void lh_hist_record_max(struct lh_hist_cpu *h, const struct lh_max_record *rec)
 }
 
 /**
- * lh_hist_max_us() - the largest sample a CPU histogram holds now
+ * lh_hist_largest_us() - the largest sample a CPU histogram holds now
  * @h: the CPU histogram, or NULL for a type that never recorded
  *
  * For the types that keep no max record (the critical sections), read from
@@ -175,7 +175,7 @@ void lh_hist_record_max(struct lh_hist_cpu *h, const struct lh_max_record *rec)
  * Context: process context.
  * Return: the maximum in us, S64_MIN if the histogram is empty.
  */
-s64 lh_hist_max_us(struct lh_hist_cpu *h)
+s64 lh_hist_largest_us(struct lh_hist_cpu *h)
 {
 	struct lh_oor below, above;
 	unsigned long flags;

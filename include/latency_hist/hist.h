@@ -141,7 +141,7 @@ void lh_hist_cpu_reset_begin(struct lh_hist_cpu *h);
 void lh_hist_cpu_reset_end(struct lh_hist_cpu *h);
 void lh_hist_record_oor(struct lh_hist_cpu *h, s64 lat_us);
 void lh_hist_record_max(struct lh_hist_cpu *h, const struct lh_max_record *rec);
-s64 lh_hist_max_us(struct lh_hist_cpu *h);
+s64 lh_hist_largest_us(struct lh_hist_cpu *h);
 void lh_hist_snapshot(struct lh_hist_cpu *h, struct lh_hist_snapshot *snap);
 void lh_hist_get_max(struct lh_hist_cpu *h, struct lh_max_record *rec);
 void lh_hist_stats(const struct lh_hist_snapshot *snap,
