@@ -8,6 +8,8 @@
 #   make                      build for the running kernel (KDIR defaults to its build tree)
 #   make KDIR=<build dir>     build against another kernel tree or headers package;
 #                             O=, ARCH=, CROSS_COMPILE=, W=, C= pass through to kbuild
+#   make modules_install      kbuild's, unchanged (Yocto's module.bbclass runs this file with
+#                             KERNEL_SRC= O= ... and then modules_install MODLIB= DEPMOD=echo)
 #   make install              modules_install into INSTALL_MOD_PATH (or DESTDIR, default /)
 #                             lib/modules/<KDIR's release>/updates, then depmod for that release
 #   make clean
@@ -21,6 +23,11 @@
 # Kbuild itself reads ./Kbuild, so dkms (which passes KERNELRELEASE= on the
 # command line) never confuses this file with the kbuild pass.
 
+# KERNEL_SRC is what Yocto's module.bbclass passes (with O= the kernel's build
+# directory, which passes on to kbuild like every command-line variable).
+ifneq ($(KERNEL_SRC),)
+KDIR ?= $(KERNEL_SRC)
+endif
 KDIR ?= /lib/modules/$(shell uname -r)/build
 INSTALL_MOD_DIR ?= updates
 DEPMOD ?= depmod
@@ -33,11 +40,17 @@ all: modules
 modules:
 	$(KBUILD) modules
 
-# The release is KDIR's (the kernel the module is for), never the build host's.
+# kbuild's modules_install as it is (module.bbclass: MODLIB=, DEPMOD=echo).
+modules_install:
+	$(KBUILD) modules_install
+
+# The release is KDIR's (the kernel the module is for; with O= its build
+# directory's), never the build host's.
+lh-release-file = $(or $(O),$(KDIR))/include/config/kernel.release
 install: modules
 	$(KBUILD) INSTALL_MOD_PATH=$(lh-mod-path) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) modules_install
-	@krel=$$(cat "$(KDIR)/include/config/kernel.release" 2>/dev/null) && [ -n "$$krel" ] || \
-		{ echo "install: cannot read the release of $(KDIR) (include/config/kernel.release)" >&2; exit 1; }; \
+	@krel=$$(cat "$(lh-release-file)" 2>/dev/null) && [ -n "$$krel" ] || \
+		{ echo "install: cannot read the release of $(KDIR) ($(lh-release-file))" >&2; exit 1; }; \
 	echo "  DEPMOD  $$krel$(if $(lh-mod-path), in $(lh-mod-path))"; \
 	$(DEPMOD) $(if $(lh-mod-path),-b "$(lh-mod-path)") -a "$$krel" || \
 		{ echo "install: $(DEPMOD) failed for $$krel" >&2; exit 1; }
@@ -58,4 +71,4 @@ validate:
 stress:
 	bash scripts/stress.sh $(STRESS_ARGS)
 
-.PHONY: all modules install clean checkpatch bench validate stress
+.PHONY: all modules modules_install install clean checkpatch bench validate stress
