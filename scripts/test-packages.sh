@@ -155,14 +155,17 @@ tap "$ok" tools_installed_lh_man_pages_completion_service_logrotate
 # pulled in with dkms and keeps, make or dpkg-dev, is a package's). Not ours, and left on purpose:
 # depmod's index of the kernel (the image package's on a real system), DKMS's module signing key,
 # made at its first build (dkms's postrm keeps /var/lib/dkms), and the /etc/alternatives links of the
-# packages apt keeps (update-alternatives', not in dpkg's file lists).
+# packages apt keeps, and the links to them (update-alternatives', not in dpkg's file lists).
 t0=$(date +%s)
 ok=1
 if in_root apt-get purge -y --autoremove latency-hist-dkms latency-hist-tools dkms > "$out/purge.log" 2>&1; then
 	left=$(comm -13 <(echo "$before") <(file_list) | sed 's|^\./|/|' | usr_merged | sort |
 		comm -23 - <(cat "$root"/var/lib/dpkg/info/*.list | usr_merged | sort -u) |
 		grep -v -e "^/usr/lib/modules/$krel/modules\." -e '^/var/lib/dkms/mok\.\(key\|pub\)$' \
-			-e '^/etc/alternatives/' || true)
+			-e '^/etc/alternatives/' | while read -r f; do
+			# a link to /etc/alternatives (xz-utils' lzma, ...) is update-alternatives' too
+			case $(readlink "$root$f") in /etc/alternatives/*) ;; *) echo "$f" ;; esac
+		done || true)
 	if [ -z "$left" ]; then
 		ok=0
 	else
