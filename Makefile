@@ -1,10 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Out-of-tree build of latency_hist.ko.
+# Out-of-tree build of latency_hist.ko: a thin wrapper around kbuild, which does
+# all the work from ./Kbuild (feature header included). These two are the same:
 #
-#   make                      build for the running kernel
-#   make KDIR=<build dir>     build against another kernel tree or header package
-#   make install              install into /lib/modules/<release>/updates and run depmod
+#   make KDIR=<build dir>          make -C <build dir> M=$PWD modules
+#
+#   make                      build for the running kernel (KDIR defaults to its build tree)
+#   make KDIR=<build dir>     build against another kernel tree or headers package;
+#                             O=, ARCH=, CROSS_COMPILE=, W=, C= pass through to kbuild
+#   make modules_install      kbuild's, unchanged (Yocto's module.bbclass runs this file with
+#                             KERNEL_SRC= O= ... and then modules_install MODLIB= DEPMOD=echo)
+#   make install              modules_install into INSTALL_MOD_PATH (or DESTDIR, default /)
+#                             lib/modules/<KDIR's release>/updates, then depmod for that release
+#   make clean
 #   make checkpatch           checkpatch --strict over the module sources (needs CHECKPATCH=)
 #   make bench                the benchmark in qemu guests (scripts/bench.sh; BENCH_ARGS=...)
 #   make validate             cross-checks against cyclictest and hist triggers in qemu guests
@@ -15,39 +23,52 @@
 # Kbuild itself reads ./Kbuild, so dkms (which passes KERNELRELEASE= on the
 # command line) never confuses this file with the kbuild pass.
 
-KERNELRELEASE ?= $(shell uname -r)
-KDIR ?= /lib/modules/$(KERNELRELEASE)/build
-FEATURES := include/generated/lh_features.h
+# KERNEL_SRC is what Yocto's module.bbclass passes (with O= the kernel's build
+# directory, which passes on to kbuild like every command-line variable).
+ifneq ($(KERNEL_SRC),)
+KDIR ?= $(KERNEL_SRC)
+endif
+KDIR ?= /lib/modules/$(shell uname -r)/build
+INSTALL_MOD_DIR ?= updates
+DEPMOD ?= depmod
+# DESTDIR (the packagers' staging root) prefixes kbuild's INSTALL_MOD_PATH.
+lh-mod-path = $(DESTDIR)$(INSTALL_MOD_PATH)
+KBUILD := $(MAKE) -C $(KDIR) M=$(CURDIR)
 
 all: modules
 
-# The feature header depends on the kernel tree, not on our sources, so it is
-# regenerated whenever KDIR changes (the stamp records which tree it was made for).
-$(FEATURES): scripts/gen-compat.sh $(wildcard scripts/compat-probes/*.c) FORCE
-	@./scripts/gen-compat.sh "$(KDIR)" "$@"
+modules:
+	$(KBUILD) modules
 
-modules: $(FEATURES)
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+# kbuild's modules_install as it is (module.bbclass: MODLIB=, DEPMOD=echo).
+modules_install:
+	$(KBUILD) modules_install
 
+# The release is KDIR's (the kernel the module is for; with O= its build
+# directory's), never the build host's.
+lh-release-file = $(or $(O),$(KDIR))/include/config/kernel.release
 install: modules
-	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates modules_install
-	depmod -a $(KERNELRELEASE) 2>/dev/null || true
+	$(KBUILD) INSTALL_MOD_PATH=$(lh-mod-path) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) modules_install
+	@krel=$$(cat "$(lh-release-file)" 2>/dev/null) && [ -n "$$krel" ] || \
+		{ echo "install: cannot read the release of $(KDIR) ($(lh-release-file))" >&2; exit 1; }; \
+	echo "  DEPMOD  $$krel$(if $(lh-mod-path), in $(lh-mod-path))"; \
+	$(DEPMOD) $(if $(lh-mod-path),-b "$(lh-mod-path)") -a "$$krel" || \
+		{ echo "install: $(DEPMOD) failed for $$krel" >&2; exit 1; }
 
 clean:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
-	rm -rf include/generated
+	$(KBUILD) clean
 
 CHECKPATCH ?= checkpatch.pl
 checkpatch:
 	$(CHECKPATCH) --no-tree --strict --show-types -f module/*.c include/latency_hist/*.h
 
 bench:
-	./scripts/bench.sh $(BENCH_ARGS)
+	bash scripts/bench.sh $(BENCH_ARGS)
 
 validate:
-	./scripts/validate.sh $(VALIDATE_ARGS)
+	bash scripts/validate.sh $(VALIDATE_ARGS)
 
 stress:
-	./scripts/stress.sh $(STRESS_ARGS)
+	bash scripts/stress.sh $(STRESS_ARGS)
 
-.PHONY: all modules install clean checkpatch bench validate stress FORCE
+.PHONY: all modules modules_install install clean checkpatch bench validate stress

@@ -108,4 +108,4 @@ module_exit(lh_exit);
 MODULE_LICENSE("GPL");
 MODULE_AUTHOR("The latency-hist developers");
 MODULE_DESCRIPTION("Per-CPU latency histograms of the PREEMPT_RT patch, as a module");
-MODULE_VERSION("0.1.0");
+MODULE_VERSION(LH_VERSION);

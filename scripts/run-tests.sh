@@ -54,6 +54,10 @@
 #         signed with the build's key, lh_load_test.ko unsigned and refused): its tests must pass
 #         without a skip; its dmesg check is one more test
 #   6. the host boot check (below): one test
+#   7. in the background from the start, when the kernel with the boot "package" (6.12) takes part:
+#      scripts/test-packages.sh (Debian packages built, lintian, installed in a fresh Debian 12 root with
+#      that kernel's headers so that DKMS builds the module, purged): KTAP in build/logs/packages.log;
+#      that kernel's package boot loads the DKMS-built module and runs the packaged lh (selftests/package.sh)
 # LH_TESTS="a.sh b.sh" runs only those selftests (no matrix selection; extra boots only if named).
 # LH_GUEST_ENV="NAME=VALUE ..." passes more settings to the selftests (scripts/stress.sh: durations).
 # Output: progress lines, then a summary line per kernel (with its wall time) and per host step, then
@@ -474,6 +478,17 @@ extra_boot() {
 		[ -n "$t" ] || return 0
 	fi
 	mod=$src/latency_hist.ko
+	local -a pkg_env=()
+	if [ "$(lh_matrix_get boot "$name" module)" = package ]; then
+		# the module DKMS built in the package test (started by main, in the background)
+		if ! wait_package_test || [ ! -s "$LH_BUILD/pkg/out/latency_hist.ko" ]; then
+			count 0 1 0
+			summaries+=("$what: FAILED: the package test built no module (see $LH_LOGS/packages.log)")
+			return 0
+		fi
+		mod=$LH_BUILD/pkg/out/latency_hist.ko
+		pkg_env=(--env "LH_PKG_LH=$LH_BUILD/pkg/out/lh")
+	fi
 	if [ "$signed" = 1 ]; then
 		if ! grep -q '^CONFIG_MODULE_SIG=y' "$kdir/.config" 2> /dev/null || [ ! -f "$kdir/certs/signing_key.pem" ] ||
 			[ ! -x "$kdir/scripts/sign-file" ]; then
@@ -493,7 +508,7 @@ extra_boot() {
 		fi
 	fi
 	local -a args=(--env "LH_MODULE=$mod" --env "LH_SELFTEST_DIR=$src/selftests" --env "LH_TESTS=$tests"
-		--timeout "${timeout:-$(job_setting "$k" timeout "${LH_VM_TIMEOUT:-1200}")}")
+		"${pkg_env[@]}" --timeout "${timeout:-$(job_setting "$k" timeout "${LH_VM_TIMEOUT:-1200}")}")
 	[ -z "$append" ] || args+=(--append "$append")
 	[ -f "$src/selftests/lh_load_test.ko" ] && args+=(--env "LH_LOAD_TEST_MODULE=$src/selftests/lh_load_test.ko")
 	log "== $k ($krel): $tests in a VM booted with $name${append:+ ($append)}"
@@ -506,6 +521,53 @@ extra_boot() {
 		run_extra=" (a skip or nothing passed: the boot was not $name)"
 	fi
 	summaries+=("$what: selftests pass:$run_p fail:$run_f skip:$run_s$run_extra; dmesg $run_dmesg")
+}
+
+# package_kernel KERNELS - print the kernel of KERNELS whose boot line has module=package (the package
+# test builds the module for it), if the suite is test and LH_TESTS (when set) names that boot's tests
+package_kernel() {
+	local k boot t
+	[ "$suite" = test ] || return 0
+	for k in $1; do
+		boot=$(job_setting "$k" boot "")
+		[ -n "$boot" ] && [ "$(lh_matrix_get boot "$boot" module)" = package ] || continue
+		if [ -n "${LH_TESTS:-}" ]; then
+			for t in $(lh_matrix_set "$(lh_matrix_get boot "$boot" tests)"); do
+				[[ " $LH_TESTS " == *" $t "* ]] && { echo "$k"; return 0; }
+			done
+			continue
+		fi
+		echo "$k"
+		return 0
+	done
+}
+
+# start_package_test KERNEL - in the background: the Debian packages built and tried in a fresh root
+# with KERNEL's headers (scripts/test-packages.sh), its KTAP in packages.log, its seconds in
+# packages.seconds; the guest half runs in KERNEL's package boot (extra_boot)
+start_package_test() {
+	rm -rf "$LH_BUILD/pkg/out" "$LH_LOGS/packages.log" "$LH_LOGS/packages.seconds"
+	(
+		t=$(date +%s)
+		eval "$("$LH_SCRIPTS/kernels.sh" fetch "$1")" &&
+			nice -n 5 bash "$LH_SCRIPTS/test-packages.sh" "$LH_BUILD/pkg" "$LH_KREL" "$LH_KROOT"
+		echo $(($(date +%s) - t)) > "$LH_LOGS/packages.seconds"
+		# the package boot waits for a result: leave one whatever happened
+		mkdir -p "$LH_BUILD/pkg/out"
+		[ -f "$LH_BUILD/pkg/out/result" ] || echo "not ok" > "$LH_BUILD/pkg/out/result"
+	) > "$LH_LOGS/packages.log" 2>&1 < /dev/null &
+	package_pid=$!
+}
+
+# wait_package_test - wait (from any job) until the package test has left its result (its own checks,
+# the purge among them, count in packages.log; the boot needs only the module it left)
+wait_package_test() {
+	local i
+	for ((i = 0; i < 1800; i += 5)); do
+		[ -f "$LH_BUILD/pkg/out/result" ] && return 0
+		sleep 5
+	done
+	return 1
 }
 
 # job_log - print the log file of kernel K's job
@@ -653,10 +715,21 @@ main() {
 		order[$k]=$i
 		i=$((i + 1))
 	done
+	package_pid=""
+	pkg_kernel=$(package_kernel "$kernels")
+	if [ -n "$pkg_kernel" ]; then
+		log "Debian packages: built and installed in a fresh root for $pkg_kernel in the background (build/logs/packages.log)"
+		start_package_test "$pkg_kernel"
+	fi
 	# shellcheck disable=SC2086 # the kernel list is space-separated
 	run_jobs $kernels
 	wait "$host_pid" || true
 	count_host_tests
+	if [ -n "$package_pid" ]; then
+		wait "$package_pid" || true
+		count_ktap "Debian packages in a fresh root ($(cat "$LH_LOGS/packages.seconds" 2>/dev/null || echo "?") s)" \
+			"$LH_LOGS/packages.log"
+	fi
 	for k in $kernels; do
 		collect_job "$k" "${order[$k]}"
 	done

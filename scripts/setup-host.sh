@@ -33,7 +33,9 @@ LH_PROG=setup-host.sh
 # Debian packages the rig, the build and the in-guest tests need. gcc-12 and pahole are what Debian's
 # headers packages depend on (their Makefiles call gcc-12; 6.12's make BTF for modules with pahole);
 # openssl makes the module signing key of the kernels built with MODULE_SIG (6.12-preempt).
-LH_HOST_PACKAGES="qemu-system-x86 busybox-static cpio kmod xz-utils zstd gcc gcc-12 make libc6-dev bc flex bison
+# debhelper, dh-dkms, python3-docutils, fakeroot, lintian, mmdebstrap and man-db build, check and try
+# the Debian packages (scripts/test-packages.sh); rpm builds the RPM (latency-hist.spec).
+LH_HOST_PACKAGES="debhelper dh-dkms python3-docutils fakeroot lintian mmdebstrap man-db rpm qemu-system-x86 busybox-static cpio kmod xz-utils zstd gcc gcc-12 make libc6-dev bc flex bison
 libelf-dev libssl-dev openssl pahole python3 debian-archive-keyring rt-tests trace-cmd linux-perf rtla sparse dkms gawk
 git tar coreutils util-linux gnuplot-nox"
 

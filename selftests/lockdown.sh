@@ -14,14 +14,16 @@
 # file with a write bit, for writing and for reading, with EPERM; enable,
 # pid and reset through /sys/module/latency_hist/parameters still work and
 # recording shows in the readable files; an unsigned module
-# (LH_LOAD_TEST_MODULE, when given) is refused with EPERM; the kernel log
-# stays clean.
+# (LH_LOAD_TEST_MODULE, when given) is refused with EPERM; scripts/lh's
+# enable, pid, reset, disable and run fall back to those parameters, say so,
+# and its status and summary still read; the kernel log stays clean.
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
 . "$LH_TESTDIR/hist_lib.sh"
 
 W=$LH_BINDIR/lh_write
+LH_TOOL=${LH_TOOL:-$LH_TESTDIR/../scripts/lh}
 SECFS=/sys/kernel/security
 P=$LH_SYSMOD/parameters
 
@@ -38,7 +40,7 @@ case $level in
 *) lh_skip_all "the kernel is not locked down (boot with lockdown=integrity)" ;;
 esac
 [ -x "$W" ] || lh_skip_all "lh_write is not built (make -C selftests)"
-lh_plan 6
+lh_plan 7
 lh_diag "lockdown: $level"
 
 lh_case_begin
@@ -85,6 +87,39 @@ lh_expect_write_ok "$P/threshold_wakeup" 0
 lh_expect_write_ok "$P/reset" all
 [ "$(hl_samples_sum)" -eq 0 ] || lh_err "samples left after reset=all"
 lh_case_end module_parameters_still_control_it
+
+lh_case_begin
+# lh_fallback WHAT ARGS.. - run lh ARGS: it must succeed and say it used the parameters
+lh_fallback()
+{
+	lf_what=$1
+	shift
+	if ! sh "$LH_TOOL" "$@" >"$LH_TMP/lh.out" 2>"$LH_TMP/lh.err"; then
+		lh_err "lh $*: failed under lockdown: $(head -c 300 "$LH_TMP/lh.err")"
+	elif ! grep -q "wrote $lf_what.* to $P instead" "$LH_TMP/lh.err"; then
+		lh_err "lh $*: did not say it wrote $lf_what through $P: $(head -c 300 "$LH_TMP/lh.err")"
+	fi
+}
+if [ -r "$LH_TOOL" ]; then
+	lh_fallback enable_wakeup=1 enable wakeup
+	[ "$(cat "$P/enable_wakeup")" = 1 ] || lh_err "lh enable wakeup: enable_wakeup is $(cat "$P/enable_wakeup")"
+	lh_fallback wakeup_pid=0 pid wakeup 0
+	sh "$LH_TOOL" pid wakeup >"$LH_TMP/lh.out" 2>&1
+	[ "$(cat "$LH_TMP/lh.out")" = 0 ] || lh_err "lh pid wakeup (a read) under lockdown: $(head -c 200 "$LH_TMP/lh.out")"
+	lh_activity
+	sh "$LH_TOOL" status >"$LH_TMP/lh.out" 2>&1 || lh_err "lh status under lockdown: $(head -c 300 "$LH_TMP/lh.out")"
+	grep -q '^wakeup  *yes  *yes ' "$LH_TMP/lh.out" || lh_err "lh status does not show wakeup enabled: $(head -c 400 "$LH_TMP/lh.out")"
+	sh "$LH_TOOL" summary wakeup >"$LH_TMP/lh.out" 2>&1 || lh_err "lh summary under lockdown: $(head -c 300 "$LH_TMP/lh.out")"
+	lh_fallback enable_wakeup=0 disable wakeup
+	lh_fallback reset=wakeup reset wakeup
+	[ "$(hl_samples_sum)" -eq 0 ] || lh_err "samples left after lh reset wakeup"
+	lh_fallback enable_wakeup=1 run --types wakeup -- sleep 1
+	[ "$(cat "$P/enable_wakeup")" = 0 ] || lh_err "lh run left enable_wakeup on"
+	lh_case_end lh_falls_back_to_the_module_parameters
+else
+	lh_err "scripts/lh is not beside the selftests ($LH_TOOL)"
+	lh_case_end lh_falls_back_to_the_module_parameters
+fi
 
 lh_case_begin
 if [ -r "${LH_LOAD_TEST_MODULE:-}" ]; then

@@ -525,6 +525,106 @@ case_run()
 	case_end run_wraps_a_command
 }
 
+# case_help - every command's --help (and lh help CMD) prints its usage and
+# exits 0; lh --version is VERSION's; the list is made of the same lines
+case_help()
+{
+	for c in status enable disable reset pid summary explain json snapshot compare plot prom monitor report run; do
+		lh "$c" --help
+		expect_rc 0 "lh $c --help"
+		grep -q "^  $c" "$TMP/out" || err "lh $c --help does not show its usage: $(head -c 200 "$TMP/out")"
+		line=$(sed -n 2p "$TMP/out")
+		lh help "$c"
+		expect_rc 0 "lh help $c"
+		lh --help
+		grep -qxF -- "$line" "$TMP/out" || err "lh --help lacks the usage line of $c: '$line'"
+	done
+	lh help nosuch
+	expect_rc 2 "lh help of an unknown command"
+	lh --version
+	expect_rc 0 "lh --version"
+	[ "$(cut -d' ' -f2 "$TMP/out")" = "$(cat "$LT_DIR/../../VERSION")" ] ||
+		err "lh --version says '$(cat "$TMP/out")', VERSION is $(cat "$LT_DIR/../../VERSION")"
+	case_end every_command_has_help_and_exits_0
+}
+
+# case_unreachable - module not loaded, debugfs not mounted and not root
+# each get their own error and exit 3; the tree given by LH_ROOT missing is
+# bad input (exit 2)
+case_unreachable()
+{
+	LH_ROOT=
+	export LH_DEBUGFS LH_SYSMODULE
+	LH_DEBUGFS=$TMP/debugfs LH_SYSMODULE=$TMP/nomodule
+	mkdir -p "$LH_DEBUGFS"
+	lh status
+	expect_rc 3 "status without the module"
+	expect_err "module is not loaded" "status without the module"
+	LH_SYSMODULE=$TMP
+	lh enable wakeup
+	expect_rc 3 "enable without debugfs"
+	expect_err "debugfs is not mounted on $TMP/debugfs" "enable without debugfs"
+	if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null && command -v setpriv >/dev/null &&
+		unshare -m sh -c "mount -t debugfs none '$LH_DEBUGFS'" 2>/dev/null; then
+		chmod 755 "$TMP"
+		# a private mount namespace with debugfs on LH_DEBUGFS, lh as nobody
+		PATH=$FPATH unshare -m sh -c "mount -t debugfs none '$LH_DEBUGFS' && exec setpriv --reuid=65534 --regid=65534 --clear-groups $FSH '$LH' summary" \
+			>"$TMP/out" 2>"$TMP/err"
+		rc=$?
+		expect_rc 3 "summary as nobody"
+		expect_err "root-only: run lh as root" "summary as nobody"
+		chmod 700 "$TMP"
+	else
+		err "cannot mount debugfs in a private namespace, or no setpriv: the not-root case did not run"
+	fi
+	unset LH_DEBUGFS LH_SYSMODULE
+	LH_ROOT=$TMP/main
+	case_end module_not_loaded_debugfs_not_mounted_not_root_each_say_so
+}
+
+# case_lockdown - when debugfs refuses a write with EPERM (kernel lockdown;
+# here an immutable file gives the same errno), enable, disable, reset and
+# pid write the module parameter instead and say so; a parameter that fails
+# too is an error
+case_lockdown()
+{
+	make_main
+	LH_ROOT=$TMP/main
+	export LH_SYSMODULE=$TMP/sysmod
+	mkdir -p "$LH_SYSMODULE/parameters"
+	for f in enable_wakeup enable_missed_timer_offsets enable_timerandwakeup wakeup_pid reset; do
+		: >"$LH_SYSMODULE/parameters/$f"
+	done
+	echo 0 >"$TMP/main/enable/wakeup"
+	if ! chattr +i "$TMP/main/enable/wakeup" "$TMP/main/wakeup/pid" "$TMP/main/wakeup/sharedprio/reset" 2>/dev/null; then
+		skip lockdown_falls_back_to_module_parameters "chattr +i is not supported here (no EPERM to test with)"
+		unset LH_SYSMODULE
+		return
+	fi
+	lh enable wakeup
+	expect_rc 0 "enable under lockdown"
+	expect_err "wrote enable_wakeup=1 to $LH_SYSMODULE/parameters instead" "enable under lockdown"
+	[ "$(cat "$LH_SYSMODULE/parameters/enable_wakeup")" = 1 ] || err "enable_wakeup parameter not written"
+	lh pid wakeup 42
+	expect_rc 0 "pid under lockdown"
+	[ "$(cat "$LH_SYSMODULE/parameters/wakeup_pid")" = 42 ] || err "wakeup_pid parameter not written"
+	lh reset wakeup/sharedprio
+	expect_rc 0 "reset under lockdown"
+	[ "$(cat "$LH_SYSMODULE/parameters/reset")" = wakeup/sharedprio ] ||
+		err "reset parameter: '$(cat "$LH_SYSMODULE/parameters/reset")', expected wakeup/sharedprio"
+	lh disable wakeup
+	expect_rc 0 "disable under lockdown"
+	[ "$(cat "$LH_SYSMODULE/parameters/enable_wakeup")" = 0 ] || err "disable did not write enable_wakeup=0"
+	rm "$LH_SYSMODULE/parameters/enable_wakeup"
+	mkdir "$LH_SYSMODULE/parameters/enable_wakeup"
+	lh enable wakeup
+	expect_rc 2 "enable when the parameter fails too"
+	expect_err "parameters/enable_wakeup" "enable when the parameter fails too"
+	chattr -i "$TMP/main/enable/wakeup" "$TMP/main/wakeup/pid" "$TMP/main/wakeup/sharedprio/reset"
+	unset LH_SYSMODULE
+	case_end lockdown_falls_back_to_module_parameters
+}
+
 # ---------------------------------------------------------------- flavours
 
 echo "TAP version 13"
@@ -547,6 +647,9 @@ for f in ${*:-gawk mawk busybox}; do
 	case_prom
 	case_plot
 	case_run
+	case_help
+	case_unreachable
+	case_lockdown
 done
 
 echo "1..$ntest"
