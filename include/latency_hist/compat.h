@@ -13,6 +13,8 @@
 
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
 
 #include <generated/lh_features.h>
 
@@ -37,6 +39,24 @@
 #else
 #define LH_HRTIMER_START_ARGS \
 	struct hrtimer *timer, enum hrtimer_mode mode
+#endif
+
+/*
+ * sched_switch gained "unsigned int prev_state" in 5.18; no probe reads it.
+ * Probes are declared with LH_SCHED_SWITCH_ARGS; a caller of the probes (the
+ * test and bench modules) passes lh_sched_switch_args().
+ */
+#ifdef LH_HAVE_SCHED_SWITCH_PREV_STATE
+#define LH_SCHED_SWITCH_ARGS \
+	bool preempt, struct task_struct *prev, struct task_struct *next, \
+	unsigned int prev_state
+#define lh_sched_switch_args(preempt, prev, next, prev_state) \
+	preempt, prev, next, prev_state
+#else
+#define LH_SCHED_SWITCH_ARGS \
+	bool preempt, struct task_struct *prev, struct task_struct *next
+#define lh_sched_switch_args(preempt, prev, next, prev_state) \
+	preempt, prev, next
 #endif
 
 /**
@@ -101,6 +121,46 @@ static inline void lh_hrtimer_setup(struct hrtimer *timer,
 #else
 	hrtimer_init(timer, clock_id, mode);
 	timer->function = function;
+#endif
+}
+
+/*
+ * task_is_running() came with the rename of task_struct::state to __state
+ * (5.14). Used by the test-load modules.
+ */
+#ifndef LH_HAVE_TASK_IS_RUNNING
+#define task_is_running(task)	(READ_ONCE((task)->state) == TASK_RUNNING)
+#endif
+
+/**
+ * lh_kmalloc_size_roundup() - the size kmalloc() hands out for a request
+ * @size: the request, in bytes
+ *
+ * kmalloc_size_roundup() exists from 6.1 on; before, the same answer comes
+ * from the kmalloc cache kmalloc_index() picks (96 and 192 bytes are the
+ * two caches that are not a power of two) or, above the largest cache, from
+ * the page allocator's order.
+ *
+ * Context: any.
+ * Return: bytes.
+ */
+static inline size_t lh_kmalloc_size_roundup(size_t size)
+{
+#ifdef LH_HAVE_KMALLOC_SIZE_ROUNDUP
+	return kmalloc_size_roundup(size);
+#else
+	unsigned int index;
+
+	if (!size)
+		return 0;
+	if (size > KMALLOC_MAX_CACHE_SIZE)
+		return PAGE_SIZE << get_order(size);
+	index = kmalloc_index(size);
+	if (index == 1)
+		return 96;
+	if (index == 2)
+		return 192;
+	return (size_t)1 << index;
 #endif
 }
 
