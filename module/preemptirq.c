@@ -72,6 +72,7 @@
 #include <linux/cpuhotplug.h>
 #include <linux/hardirq.h>
 #include <linux/irqflags.h>
+#include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/percpu.h>
 #include <linux/sched/clock.h>

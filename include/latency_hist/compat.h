@@ -13,6 +13,7 @@
 
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
+#include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 
@@ -43,21 +44,40 @@
 
 /*
  * sched_switch gained "unsigned int prev_state" in 5.18; no probe reads it.
- * Probes are declared with LH_SCHED_SWITCH_ARGS; a caller of the probes (the
- * test and bench modules) passes lh_sched_switch_args().
+ * Probes are declared with LH_SCHED_SWITCH_ARGS.
  */
 #ifdef LH_HAVE_SCHED_SWITCH_PREV_STATE
 #define LH_SCHED_SWITCH_ARGS \
 	bool preempt, struct task_struct *prev, struct task_struct *next, \
 	unsigned int prev_state
-#define lh_sched_switch_args(preempt, prev, next, prev_state) \
-	preempt, prev, next, prev_state
 #else
 #define LH_SCHED_SWITCH_ARGS \
 	bool preempt, struct task_struct *prev, struct task_struct *next
-#define lh_sched_switch_args(preempt, prev, next, prev_state) \
-	preempt, prev, next
 #endif
+
+/**
+ * lh_sched_switch_probe_call() - call a sched_switch probe as the
+ * tracepoint does, for a switch that leaves @prev runnable (the test and
+ * bench modules call probes directly)
+ * @probe: the probe function
+ * @data:  its registration data
+ * @prev:  the task switched out
+ * @next:  the task switched in
+ *
+ * Context: interrupts off, as the scheduler calls it.
+ */
+static inline void lh_sched_switch_probe_call(void (*probe)(void *data,
+							    LH_SCHED_SWITCH_ARGS),
+					      void *data,
+					      struct task_struct *prev,
+					      struct task_struct *next)
+{
+#ifdef LH_HAVE_SCHED_SWITCH_PREV_STATE
+	probe(data, false, prev, next, TASK_RUNNING);
+#else
+	probe(data, false, prev, next);
+#endif
+}
 
 /**
  * lh_hrtimer_start_probe_call() - call an hrtimer_start probe as the
@@ -123,6 +143,13 @@ static inline void lh_hrtimer_setup(struct hrtimer *timer,
 	timer->function = function;
 #endif
 }
+
+/*
+ * in_hardirq() replaced in_irq() in 5.11 (5.10-rt has it from the RT patch).
+ */
+#ifndef LH_HAVE_IN_HARDIRQ
+#define in_hardirq()		in_irq()
+#endif
 
 /*
  * task_is_running() came with the rename of task_struct::state to __state
