@@ -12,6 +12,7 @@
 #define LH_COMPAT_H
 
 #include <linux/hrtimer.h>
+#include <linux/irq_work.h>
 #include <linux/ktime.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
@@ -149,6 +150,16 @@ static inline void lh_hrtimer_setup(struct hrtimer *timer,
  */
 #ifndef LH_HAVE_IN_HARDIRQ
 #define in_hardirq()		in_irq()
+#endif
+
+/*
+ * IRQ_WORK_INIT_HARD() (5.11, and 5.10-rt's RT patch) marks an irq_work
+ * that runs in hard interrupt context even on PREEMPT_RT. Without the RT
+ * patch every irq_work runs there: a plain initializer is the same. Used by
+ * the test-load module.
+ */
+#ifndef LH_HAVE_IRQ_WORK_INIT_HARD
+#define IRQ_WORK_INIT_HARD(fn)	{ .func = (fn) }
 #endif
 
 /*
