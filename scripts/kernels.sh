@@ -94,33 +94,37 @@ lh_kernel_arch() {
 	esac
 }
 
-# lh_apt_private_setup - create or refresh the private apt state of a foreign architecture (see above)
+# lh_apt_private_setup - create or refresh the private apt state of a foreign architecture, or with SUITE
+# that of another Debian release for this machine's architecture (see above; lh_apt uses the latter while
+# LH_APT_SUITE names that release)
 lh_apt_private_setup() {
-	local arch=$1 dir=$LH_CACHE/apt-$1 maxage=${LH_APT_MAXAGE:-86400} stamp now
+	local arch=$1 suite=${2:-} dir=$LH_CACHE/apt-${2:-$1} maxage=${LH_APT_MAXAGE:-86400} stamp now
 	stamp=$(stat -c %Y "$dir/.updated" 2> /dev/null || echo 0)
 	now=$(date +%s)
 	[ $((now - stamp)) -lt "$maxage" ] && [ -s "$dir/sources.list" ] && return 0
 	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial" "$dir/preferences.d" ||
 		die "cannot create $dir"
 	: > "$dir/preferences"
-	# The Debian archives of this machine's apt (bookworm, -updates, -security), for both architectures.
-	apt-cache policy 2> /dev/null | awk -v h="$(lh_host_arch)" -v a="$arch" '
+	# The Debian archives of this machine's apt (bookworm, -updates, -security), for both architectures,
+	# or renamed to the other release.
+	apt-cache policy 2> /dev/null | awk -v h="$(lh_host_arch)" -v a="$arch" -v r="${suite:-bookworm}" '
 		$4 == h && $5 == "Packages" && $3 ~ /^bookworm[-a-z]*\/main$/ && !seen[$2 " " $3]++ {
 			split($3, s, "/")
-			print "deb [arch=" h "," a " signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] " $2 " " s[1] " main"
+			sub(/^bookworm/, r, s[1])
+			print "deb [arch=" h (a == h ? "" : "," a) " signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] " $2 " " s[1] " main"
 		}' > "$dir/sources.list.tmp"
-	grep -q ' bookworm main$' "$dir/sources.list.tmp" ||
+	grep -q " ${suite:-bookworm} main\$" "$dir/sources.list.tmp" ||
 		die "this machine's apt has no Debian bookworm main archive to take for $arch (run: apt-get update)"
 	mv "$dir/sources.list.tmp" "$dir/sources.list"
 	# apt drops privileges to _apt for downloads when it can; let it write the lists
 	chown -R _apt "$dir/lists" "$dir/cache" 2> /dev/null || true
-	log "updating the private $arch package lists in $dir"
-	if lh_apt "$arch" apt-get update >&2; then
+	log "updating the private ${suite:-$arch} package lists in $dir"
+	if LH_APT_SUITE=$suite lh_apt "$arch" apt-get update >&2; then
 		touch "$dir/.updated"
 	elif [ "$stamp" = 0 ]; then
-		die "apt-get update of the private $arch lists failed: no network to the Debian mirror? (apt says why above)"
+		die "apt-get update of the private ${suite:-$arch} lists failed: no network to the Debian mirror? (apt says why above)"
 	else
-		log "warning: apt-get update of the private $arch lists failed; using those of $(date -d "@$stamp")"
+		log "warning: apt-get update of the private ${suite:-$arch} lists failed; using those of $(date -d "@$stamp")"
 	fi
 }
 
@@ -148,37 +152,6 @@ lh_kernel_suite() {
 	for w in $(lh_matrix_kernel "$1" 2> /dev/null || true); do
 		case $w in suite=?*) echo "${w#suite=}"; return ;; esac
 	done
-}
-
-# lh_apt_suite_setup - create or refresh the private apt state of another Debian release (see above);
-# lh_apt uses it while LH_APT_SUITE names that release
-lh_apt_suite_setup() {
-	local suite=$1 dir=$LH_CACHE/apt-$1 maxage=${LH_APT_MAXAGE:-86400} stamp now
-	stamp=$(stat -c %Y "$dir/.updated" 2> /dev/null || echo 0)
-	now=$(date +%s)
-	[ $((now - stamp)) -lt "$maxage" ] && [ -s "$dir/sources.list" ] && return 0
-	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial" "$dir/preferences.d" ||
-		die "cannot create $dir"
-	: > "$dir/preferences"
-	# this machine's Debian archives (bookworm, -updates, -security), renamed to the other release
-	apt-cache policy 2> /dev/null | awk -v h="$(lh_host_arch)" -v s="$suite" '
-		$4 == h && $5 == "Packages" && $3 ~ /^bookworm[-a-z]*\/main$/ && !seen[$2 " " $3]++ {
-			split($3, r, "/")
-			sub(/^bookworm/, s, r[1])
-			print "deb [arch=" h " signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] " $2 " " r[1] " main"
-		}' > "$dir/sources.list.tmp"
-	grep -q " $suite main\$" "$dir/sources.list.tmp" ||
-		die "this machine's apt has no Debian bookworm main archive to take $suite from (run: apt-get update)"
-	mv "$dir/sources.list.tmp" "$dir/sources.list"
-	chown -R _apt "$dir/lists" "$dir/cache" 2> /dev/null || true
-	log "updating the private $suite package lists in $dir"
-	if LH_APT_SUITE=$suite lh_apt "$(lh_host_arch)" apt-get update >&2; then
-		touch "$dir/.updated"
-	elif [ "$stamp" = 0 ]; then
-		die "apt-get update of the private $suite lists failed: no network to the Debian mirror? (apt says why above)"
-	else
-		log "warning: apt-get update of the private $suite lists failed; using those of $(date -d "@$stamp")"
-	fi
 }
 
 # lh_kernel_served - true if the mirror serves the .deb of every package named (HTTP HEAD of the URI apt
@@ -283,7 +256,7 @@ lh_kernel_resolve() {
 	arch=$(lh_kernel_arch "$k")
 	LH_APT_SUITE=$(lh_kernel_suite "$k")
 	if [ -n "$LH_APT_SUITE" ]; then
-		lh_apt_suite_setup "$LH_APT_SUITE"
+		lh_apt_private_setup "$arch" "$LH_APT_SUITE"
 	elif [ "$arch" != "$(lh_host_arch)" ]; then
 		lh_apt_private_setup "$arch"
 	fi
