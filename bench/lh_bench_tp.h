@@ -14,6 +14,8 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 
+#include <latency_hist/compat.h>
+
 /* struct lh_bench_tp_find - a name to look up and what was found */
 struct lh_bench_tp_find {
 	const char *name;
@@ -56,5 +58,24 @@ static inline struct tracepoint *lh_bench_tp(const char *name)
 		for (; __f && __f->func; __f++)				\
 			((fn_type)__f->func)(__f->data, __VA_ARGS__);	\
 	} while (0)
+
+/**
+ * lh_call_sched_switch_probes() - call every probe attached to sched_switch
+ * for a switch from @prev (left runnable) to @next
+ * @tp:   the sched_switch tracepoint
+ * @prev: the task switched out
+ * @next: the task switched in
+ *
+ * Context: interrupts off (rcu-sched read side), as the scheduler calls it.
+ */
+static inline void lh_call_sched_switch_probes(struct tracepoint *tp,
+					       struct task_struct *prev,
+					       struct task_struct *next)
+{
+	struct tracepoint_func *f = rcu_dereference_sched(tp->funcs);
+
+	for (; f && f->func; f++)
+		lh_sched_switch_probe_call(f->func, f->data, prev, next);
+}
 
 #endif /* LH_BENCH_TP_H */

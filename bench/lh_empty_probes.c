@@ -43,10 +43,7 @@ static void notrace lh_empty_task(void *data, struct task_struct *p)
 }
 
 /* lh_empty_switch - sched_switch */
-static void notrace lh_empty_switch(void *data, bool preempt,
-				    struct task_struct *prev,
-				    struct task_struct *next,
-				    unsigned int prev_state)
+static void notrace lh_empty_switch(void *data, LH_SCHED_SWITCH_ARGS)
 {
 }
 

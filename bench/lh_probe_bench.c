@@ -130,10 +130,6 @@ MODULE_PARM_DESC(count_fair, "count the wakers_* wakings that take latency_hist'
 struct lh_clock lh_clock;
 
 typedef void (*lh_task_fn)(void *data, struct task_struct *p);
-typedef void (*lh_switch_fn)(void *data, bool preempt,
-			     struct task_struct *prev,
-			     struct task_struct *next,
-			     unsigned int prev_state);
 typedef void (*lh_entry_fn)(void *data, struct hrtimer *timer,
 			    LH_EXPIRE_ENTRY_NOW_ARG);
 typedef void (*lh_exit_fn)(void *data, struct hrtimer *timer);
@@ -201,16 +197,14 @@ struct lh_bench {
  */
 static void lh_bench_switch_back(struct lh_bench *b)
 {
-	LH_CALL_PROBES(b->tps[LH_B_SWITCH], lh_switch_fn, false, current,
-		       current, TASK_RUNNING);
+	lh_call_sched_switch_probes(b->tps[LH_B_SWITCH], current, current);
 }
 
 /* lh_bench_wakeup_round - waking, switch to the wakee, switch back */
 static void lh_bench_wakeup_round(struct lh_bench *b)
 {
 	LH_CALL_PROBES(b->tps[LH_B_WAKING], lh_task_fn, b->victim);
-	LH_CALL_PROBES(b->tps[LH_B_SWITCH], lh_switch_fn, false, current,
-		       b->victim, TASK_RUNNING);
+	lh_call_sched_switch_probes(b->tps[LH_B_SWITCH], current, b->victim);
 	lh_bench_switch_back(b);
 }
 
@@ -250,8 +244,7 @@ static void lh_bench_timerwakeup_round(struct lh_bench *b)
 	lh_bench_expire_entry(b);
 	LH_CALL_PROBES(b->tps[LH_B_WAKING], lh_task_fn, b->victim);
 	LH_CALL_PROBES(b->tps[LH_B_EXIT], lh_exit_fn, &b->sl->timer);
-	LH_CALL_PROBES(b->tps[LH_B_SWITCH], lh_switch_fn, false, current,
-		       b->victim, TASK_RUNNING);
+	lh_call_sched_switch_probes(b->tps[LH_B_SWITCH], current, b->victim);
 	lh_bench_switch_back(b);
 }
 
@@ -489,8 +482,7 @@ static void lh_bench_wakers_run(struct lh_bench *b, const char *name,
 		wake_up_process(wakers[w]);
 	while (atomic_read(&ws.left)) {
 		local_irq_disable();
-		LH_CALL_PROBES(b->tps[LH_B_SWITCH], lh_switch_fn, false,
-			       current, b->victim, TASK_RUNNING);
+		lh_call_sched_switch_probes(b->tps[LH_B_SWITCH], current, b->victim);
 		lh_bench_switch_back(b);
 		local_irq_enable();
 		pairs++;

@@ -59,6 +59,7 @@
 #include <linux/tracepoint.h>
 #include <trace/events/sched.h>
 
+#include <latency_hist/compat.h>
 #include <latency_hist/counters_priv.h>
 
 DEFINE_STATIC_KEY_FALSE(lh_counting_key);
@@ -220,10 +221,7 @@ void notrace lh_pmu_wakeup_file(enum lh_hist_id id, s64 lat_us,
  * windows that start at a context switch; hooked at a lower priority than
  * the wakeup probe, which reads the previous edge
  */
-static void notrace lh_pmu_switch(void *data, bool preempt,
-				  struct task_struct *prev,
-				  struct task_struct *next,
-				  unsigned int prev_state)
+static void notrace lh_pmu_switch(void *data, LH_SCHED_SWITCH_ARGS)
 {
 	struct lh_pmu_cpu *pc = this_cpu_ptr(lh_pmu_cpus);
 

@@ -440,10 +440,7 @@ static __always_inline void lh_x_task_event(struct lh_x_ring *r, u8 kind,
 }
 
 /* lh_x_probe_sched_switch - the CPU goes from @prev to @next */
-static void notrace lh_x_probe_sched_switch(void *data, bool preempt,
-					    struct task_struct *prev,
-					    struct task_struct *next,
-					    unsigned int prev_state)
+static void notrace lh_x_probe_sched_switch(void *data, LH_SCHED_SWITCH_ARGS)
 {
 	struct lh_x_ring *r;
 	u64 ns;

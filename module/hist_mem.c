@@ -21,6 +21,7 @@
 #include <linux/tracepoint.h>
 #include <linux/vmalloc.h>
 
+#include <latency_hist/compat.h>
 #include <latency_hist/explain.h>
 #include <latency_hist/hist_mem.h>
 
@@ -175,10 +176,11 @@ size_t lh_hist_bytes(enum lh_hist_id id)
 {
 	if (!lh_hist_cpus[id])
 		return 0;
-	return kmalloc_size_roundup(nr_cpu_ids * sizeof(struct lh_hist_cpu *)) +
+	return lh_kmalloc_size_roundup(nr_cpu_ids *
+				       sizeof(struct lh_hist_cpu *)) +
 	       num_possible_cpus() *
-	       (kmalloc_size_roundup(sizeof(struct lh_hist_cpu)) +
+	       (lh_kmalloc_size_roundup(sizeof(struct lh_hist_cpu)) +
 		LH_HIST_BUCKETS_BYTES +
-		kmalloc_size_roundup(LH_HIST_BUCKETS_BYTES / PAGE_SIZE *
-				     sizeof(struct page *)));
+		lh_kmalloc_size_roundup(LH_HIST_BUCKETS_BYTES / PAGE_SIZE *
+					sizeof(struct page *)));
 }

@@ -86,6 +86,7 @@
 #include <linux/suspend.h>
 #include <linux/hardirq.h>
 #include <linux/irqflags.h>
+#include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/percpu.h>
 #include <linux/sched/clock.h>

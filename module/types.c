@@ -6,6 +6,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bug.h>
+#include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
 

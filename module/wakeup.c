@@ -602,10 +602,7 @@ static noinline void notrace lh_wakeup_switch(struct lh_wakeup_cpu *wc,
 }
 
 /* lh_probe_sched_switch - end of a wakeup, or a reason to drop or share it */
-static void notrace lh_probe_sched_switch(void *data, bool preempt,
-					  struct task_struct *prev,
-					  struct task_struct *next,
-					  unsigned int prev_state)
+static void notrace lh_probe_sched_switch(void *data, LH_SCHED_SWITCH_ARGS)
 {
 	/*
 	 * The scheduler calls this with interrupts off, on the switching CPU:

@@ -18,7 +18,16 @@
 #   matrix.conf says                 image package                              headers package
 #   meta IMAGE-META HEADERS-META     Depends of IMAGE-META                      Depends of HEADERS-META
 #   newest SERIES VARIANT            linux-image-SERIES.N+deb12-VARIANT-unsigned linux-headers-SERIES.N+deb12-VARIANT
+#   abi SERIES VARIANT suite=SUITE   linux-image-SERIES-N-VARIANT-unsigned      linux-headers-SERIES-N-VARIANT
 # For "newest", N is the newest version for which both the image and the headers package exist.
+# For "abi" (Debian 11's naming: 5.10.0-46-rt-amd64), N is the newest ABI whose image and headers the
+# mirror serves: the index of bullseye-security can list an ABI whose packages the pool no longer has, so
+# the .deb files of each candidate, newest first, are asked for (HTTP HEAD) until both answer.
+#
+# A kernel line with suite=SUITE (a Debian release other than this machine's, e.g. bullseye) is looked up
+# and downloaded through a private apt state in $LH_CACHE/apt-SUITE/: the archives of this machine's apt
+# (the main one and the security one) with SUITE instead of this machine's release (SUITE, SUITE-updates,
+# SUITE-security), its own lists and cache, refreshed once a day as below. Nothing of SUITE is installed.
 #
 # A kernel line with arch=ARCH (a Debian architecture other than this machine's, e.g. arm64) is looked up
 # and downloaded through a private apt state in $LH_CACHE/apt-ARCH/ (its own sources list, made from the
@@ -86,28 +95,32 @@ lh_kernel_arch() {
 	esac
 }
 
-# lh_apt_private_setup - create or refresh the private apt state of a foreign architecture (see above)
+# lh_apt_private_setup - create or refresh the private apt state of a foreign architecture, or with SUITE
+# that of another Debian release for this machine's architecture (see above; lh_apt uses the latter while
+# LH_APT_SUITE names that release)
 lh_apt_private_setup() {
-	local arch=$1 dir=$LH_CACHE/apt-$1 maxage=${LH_APT_MAXAGE:-86400} stamp now
+	local arch=$1 suite=${2:-} dir=$LH_CACHE/apt-${2:-$1} maxage=${LH_APT_MAXAGE:-86400} stamp now
 	stamp=$(stat -c %Y "$dir/.updated" 2> /dev/null || echo 0)
 	now=$(date +%s)
 	[ $((now - stamp)) -lt "$maxage" ] && [ -s "$dir/sources.list" ] && return 0
 	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial" "$dir/preferences.d" ||
 		die "cannot create $dir"
 	: > "$dir/preferences"
-	# The Debian archives of this machine's apt (bookworm, -updates, -security), for both architectures.
-	apt-cache policy 2> /dev/null | awk -v h="$(lh_host_arch)" -v a="$arch" '
+	# The Debian archives of this machine's apt (bookworm, -updates, -security), for both architectures,
+	# or renamed to the other release.
+	apt-cache policy 2> /dev/null | awk -v h="$(lh_host_arch)" -v a="$arch" -v r="${suite:-bookworm}" '
 		$4 == h && $5 == "Packages" && $3 ~ /^bookworm[-a-z]*\/main$/ && !seen[$2 " " $3]++ {
 			split($3, s, "/")
-			print "deb [arch=" h "," a " signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] " $2 " " s[1] " main"
+			sub(/^bookworm/, r, s[1])
+			print "deb [arch=" h (a == h ? "" : "," a) " signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] " $2 " " s[1] " main"
 		}' > "$dir/sources.list.tmp"
-	grep -q ' bookworm main$' "$dir/sources.list.tmp" ||
+	grep -q " ${suite:-bookworm} main\$" "$dir/sources.list.tmp" ||
 		die "this machine's apt has no Debian bookworm main archive to take for $arch (run: apt-get update)"
 	mv "$dir/sources.list.tmp" "$dir/sources.list"
 	# apt drops privileges to _apt for downloads when it can; let it write the lists
 	chown -R _apt "$dir/lists" "$dir/cache" 2> /dev/null || true
-	log "updating the private $arch package lists in $dir"
-	if lh_apt "$arch" apt-get update >&2; then
+	log "updating the private ${suite:-$arch} package lists in $dir"
+	if LH_APT_SUITE=$suite lh_apt "$arch" apt-get update >&2; then
 		touch "$dir/.updated"
 	elif compgen -G "$dir/lists/*_dists_bookworm_main_binary-${arch}_Packages*" > /dev/null; then
 		# One index of a mirror in mid-sync ("File has unexpected size", seen for bookworm-security's
@@ -115,9 +128,9 @@ lh_apt_private_setup() {
 		log "warning: apt-get update of the private $arch lists fetched only some of them (apt says which above); using those"
 		touch "$dir/.updated"
 	elif [ "$stamp" = 0 ]; then
-		die "apt-get update of the private $arch lists failed: no network to the Debian mirror? (apt says why above)"
+		die "apt-get update of the private ${suite:-$arch} lists failed: no network to the Debian mirror? (apt says why above)"
 	else
-		log "warning: apt-get update of the private $arch lists failed; using those of $(date -d "@$stamp")"
+		log "warning: apt-get update of the private ${suite:-$arch} lists failed; using those of $(date -d "@$stamp")"
 	fi
 }
 
@@ -126,12 +139,53 @@ lh_apt_private_setup() {
 lh_apt() {
 	local arch=$1 tool=$2 dir=$LH_CACHE/apt-$1
 	shift 2
-	if [ "$arch" = "$(lh_host_arch)" ]; then
+	if [ -n "${LH_APT_SUITE:-}" ]; then
+		dir=$LH_CACHE/apt-$LH_APT_SUITE
+	elif [ "$arch" = "$(lh_host_arch)" ]; then
 		"$tool" "$@"
 		return
 	fi
 	lh_private_apt "$dir" "$tool" \
 		-o APT::Architectures::="$(lh_host_arch)" -o APT::Architectures::="$arch" "$@"
+}
+
+# lh_kernel_suite - print the suite= word of a flavour's kernel line (empty: this machine's apt)
+lh_kernel_suite() {
+	local w
+	for w in $(lh_matrix_kernel "$1" 2> /dev/null || true); do
+		case $w in suite=?*) echo "${w#suite=}"; return ;; esac
+	done
+}
+
+# lh_kernel_served - true if the mirror serves the .deb of every package named (HTTP HEAD of the URI apt
+# would download it from)
+lh_kernel_served() {
+	local arch=$1 uri
+	shift
+	for uri in $(lh_apt "$arch" apt-get download --print-uris "$@" 2> /dev/null | awk '{ gsub(/\047/, "", $1); print $1 }'); do
+		curl -fsIL --max-time 30 -o /dev/null "$uri" || return 1
+	done
+	[ -n "${uri:-}" ]
+}
+
+# lh_kernel_abi_newest - print the newest SERIES-N whose image and headers packages of VARIANT the
+# mirror serves (Debian 11's naming: linux-image-5.10.0-46-rt-amd64-unsigned)
+lh_kernel_abi_newest() {
+	local series=$1 variant=$2 arch=$3 re abi
+	re=${series//./\\.}
+	for abi in $(comm -12 \
+		<(lh_apt "$arch" apt-cache pkgnames "linux-image-$series-" 2>/dev/null |
+			sed -n "s/^linux-image-\($re-[0-9]*\)-$variant-unsigned\$/\1/p" | sort -u) \
+		<(lh_apt "$arch" apt-cache pkgnames "linux-headers-$series-" 2>/dev/null |
+			sed -n "s/^linux-headers-\($re-[0-9]*\)-$variant\$/\1/p" | sort -u) |
+		sort -rV); do
+		if lh_kernel_served "$arch" "linux-image-$abi-$variant-unsigned" "linux-headers-$abi-$variant"; then
+			echo "$abi"
+			return
+		fi
+		log "linux-image-$abi-$variant-unsigned is listed but not served by the mirror: trying an older ABI"
+	done
+	die "no linux-image-$series-*-$variant-unsigned with matching headers that the mirror serves"
 }
 
 # lh_arch_get - print KEY of the matrix's arch line of a Debian architecture (empty if none)
@@ -204,7 +258,12 @@ lh_kernel_resolve() {
 		return
 	fi
 	arch=$(lh_kernel_arch "$k")
-	[ "$arch" = "$(lh_host_arch)" ] || lh_apt_private_setup "$arch"
+	LH_APT_SUITE=$(lh_kernel_suite "$k")
+	if [ -n "$LH_APT_SUITE" ]; then
+		lh_apt_private_setup "$arch" "$LH_APT_SUITE"
+	elif [ "$arch" != "$(lh_host_arch)" ]; then
+		lh_apt_private_setup "$arch"
+	fi
 	local -a how
 	read -r -a how <<< "$(lh_matrix_kernel "$k" || true)"
 	case ${how[0]:-}:${how[1]:-}:$k in
@@ -215,6 +274,10 @@ lh_kernel_resolve() {
 	packaged:newest:*)
 		ver=$(lh_kernel_newest "${how[2]}" "${how[3]}" "$arch")
 		rel=$ver-${how[3]}
+		img=linux-image-$rel-unsigned
+		hdr=linux-headers-$rel ;;
+	packaged:abi:*)
+		rel=$(lh_kernel_abi_newest "${how[2]}" "${how[3]}" "$arch")-${how[3]}
 		img=linux-image-$rel-unsigned
 		hdr=linux-headers-$rel ;;
 	?*:*:*) die "scripts/matrix.conf: cannot read the line of kernel $k: ${how[*]}" ;;
@@ -377,6 +440,30 @@ lh_kernel_tree_install() {
 	lh_kernel_finish_root "$rel" "$root"
 }
 
+# lh_kernel_suite_cc - print the C compiler that built a kernel of another Debian release (its headers
+# name it: CONFIG_CC_VERSION_TEXT, .kernelvariables), this machine's if it has it, else that release's
+# package unpacked into $LH_CACHE/userspace/ (gcc is relocatable: it finds cc1 and its headers beside
+# itself; it runs on this machine's binutils and libraries). Debian 11's 5.10 names gcc-10, which
+# Debian 12 lacks; building with the kernel's own compiler keeps the compiler-dependent configuration
+# (CONFIG_CC_HAS_*, retpoline and stack-protector flags) and the W=1 warnings those of a rig of that
+# release.
+lh_kernel_suite_cc() {
+	local kdir=$1 cc dir
+	cc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\([^ ]*\) .*/\1/p' "$kdir/.config")
+	case $cc in
+	gcc-[0-9]*) ;;
+	*) die "$kdir/.config names no gcc-N compiler (CONFIG_CC_VERSION_TEXT)" ;;
+	esac
+	if command -v "$cc" > /dev/null; then
+		command -v "$cc"
+		return
+	fi
+	dir=$(lh_userspace "$(lh_host_arch)" "$LH_APT_SUITE-$cc" "usr/bin/$cc" \
+		"$cc" "cpp-${cc#gcc-}" "$cc-base" "libgcc-${cc#gcc-}-dev") || exit 1
+	log "building for $kdir with $LH_APT_SUITE's $cc ($dir/usr/bin/$cc), the compiler that built the kernel"
+	echo "$dir/usr/bin/$cc"
+}
+
 # lh_kernel_print - print the shell assignments describing an available kernel
 lh_kernel_print() {
 	local rel=$1 kdir=$2 arch=$3 root=$LH_CACHE/kernels/$1 kmake="" ucc=gcc karch cross
@@ -391,6 +478,7 @@ lh_kernel_print() {
 		kmake="ARCH=$karch CROSS_COMPILE=$cross"
 		ucc=${cross}gcc
 	fi
+	[ -z "${LH_APT_SUITE:-}" ] || kmake="${kmake:+$kmake }CC=$(lh_kernel_suite_cc "$kdir")"
 	printf 'LH_KREL=%q\nLH_VMLINUZ=%q\nLH_KMODDIR=%q\nLH_KDIR=%q\nLH_KROOT=%q\n' \
 		"$rel" "$root/boot/vmlinuz-$rel" "$root/lib/modules/$rel" "$kdir" "$root"
 	printf 'LH_KARCH=%q\nLH_KMAKE=%q\nLH_UCC=%q\n' "$arch" "$kmake" "$ucc"
@@ -402,7 +490,7 @@ lh_kernel_print() {
 lh_userspace() {
 	local arch=$1 name=$2 file=$3 pkg ver vers="" dir
 	shift 3
-	lh_apt_private_setup "$arch"
+	[ -n "${LH_APT_SUITE:-}" ] || lh_apt_private_setup "$arch"
 	for pkg in "$@"; do
 		ver=$(lh_apt "$arch" apt-cache policy "$pkg:$arch" 2> /dev/null |
 			awk '$1 == "Candidate:" && $2 != "(none)" { print $2 }')
@@ -485,6 +573,7 @@ lh_kernel_fetch() {
 		lh_kernel_print "$rel" "$k" "$(lh_host_arch)"
 		return
 	fi
+	LH_APT_SUITE=$(lh_kernel_suite "$k")
 	read -r rel img hdr arch < <(lh_kernel_resolve "$k") || exit 1
 	[ -n "$rel" ] || exit 1
 	if [ "$mode" = fetch ]; then

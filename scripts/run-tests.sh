@@ -213,7 +213,7 @@ build_for_kernel() {
 	local src=$1 kdir=$2 log=$3 rc=0
 	# shellcheck disable=SC2086 # LH_KMAKE: make arguments of a cross build (kernels.sh), or empty
 	{
-		echo "== make -C $src KDIR=$kdir W=1"
+		echo "== make -C $src KDIR=$kdir $LH_KMAKE W=1"
 		if [ ! -f "$src/Makefile" ] || [ ! -f "$src/Kbuild" ]; then
 			echo "error: no top-level Makefile/Kbuild"
 			rc=1

@@ -79,10 +79,6 @@
 #define LH_PT_EXPIRY_DELAY_US	10	/* A's arming to its expiry */
 
 typedef void (*lh_task_fn)(void *data, struct task_struct *p);
-typedef void (*lh_switch_fn)(void *data, bool preempt,
-			     struct task_struct *prev,
-			     struct task_struct *next,
-			     unsigned int prev_state);
 typedef void (*lh_entry_fn)(void *data, struct hrtimer *timer,
 			    LH_EXPIRE_ENTRY_NOW_ARG);
 typedef void (*lh_exit_fn)(void *data, struct hrtimer *timer);
@@ -146,10 +142,8 @@ static void lh_pt_switch_in(struct task_struct *p)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	LH_CALL_PROBES(lh_pt_tps[LH_PT_SWITCH], lh_switch_fn, false, current,
-		       p, TASK_RUNNING);
-	LH_CALL_PROBES(lh_pt_tps[LH_PT_SWITCH], lh_switch_fn, false, current,
-		       current, TASK_RUNNING);
+	lh_call_sched_switch_probes(lh_pt_tps[LH_PT_SWITCH], current, p);
+	lh_call_sched_switch_probes(lh_pt_tps[LH_PT_SWITCH], current, current);
 	local_irq_restore(flags);
 }
 

@@ -12,7 +12,11 @@
 #define LH_COMPAT_H
 
 #include <linux/hrtimer.h>
+#include <linux/irq_work.h>
 #include <linux/ktime.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
 
 #include <generated/lh_features.h>
 
@@ -38,6 +42,43 @@
 #define LH_HRTIMER_START_ARGS \
 	struct hrtimer *timer, enum hrtimer_mode mode
 #endif
+
+/*
+ * sched_switch gained "unsigned int prev_state" in 5.18; no probe reads it.
+ * Probes are declared with LH_SCHED_SWITCH_ARGS.
+ */
+#ifdef LH_HAVE_SCHED_SWITCH_PREV_STATE
+#define LH_SCHED_SWITCH_ARGS \
+	bool preempt, struct task_struct *prev, struct task_struct *next, \
+	unsigned int prev_state
+#else
+#define LH_SCHED_SWITCH_ARGS \
+	bool preempt, struct task_struct *prev, struct task_struct *next
+#endif
+
+/**
+ * lh_sched_switch_probe_call() - call a sched_switch probe as the
+ * tracepoint does, for a switch that leaves @prev runnable (the test and
+ * bench modules call probes directly)
+ * @probe: the probe function
+ * @data:  its registration data
+ * @prev:  the task switched out
+ * @next:  the task switched in
+ *
+ * Context: interrupts off, as the scheduler calls it.
+ */
+static inline void lh_sched_switch_probe_call(void (*probe)(void *data,
+							    LH_SCHED_SWITCH_ARGS),
+					      void *data,
+					      struct task_struct *prev,
+					      struct task_struct *next)
+{
+#ifdef LH_HAVE_SCHED_SWITCH_PREV_STATE
+	probe(data, false, prev, next, TASK_RUNNING);
+#else
+	probe(data, false, prev, next);
+#endif
+}
 
 /**
  * lh_hrtimer_start_probe_call() - call an hrtimer_start probe as the
@@ -118,6 +159,63 @@ static inline void lh_hrtimer_setup(struct hrtimer *timer,
 #else
 	hrtimer_init(timer, clock_id, mode);
 	timer->function = function;
+#endif
+}
+
+/*
+ * in_hardirq() replaced in_irq() in 5.11 (5.10-rt has it from the RT patch).
+ */
+#ifndef LH_HAVE_IN_HARDIRQ
+#define in_hardirq()		in_irq()
+#endif
+
+/*
+ * IRQ_WORK_INIT_HARD() (5.11, and 5.10-rt's RT patch) marks an irq_work
+ * that runs in hard interrupt context even on PREEMPT_RT. Without the RT
+ * patch every irq_work runs there: a plain initializer is the same. Used by
+ * the test-load module.
+ */
+#ifndef LH_HAVE_IRQ_WORK_INIT_HARD
+#define IRQ_WORK_INIT_HARD(fn)	{ .func = (fn) }
+#endif
+
+/*
+ * task_is_running() came with the rename of task_struct::state to __state
+ * (5.14). Used by the test-load modules.
+ */
+#ifndef LH_HAVE_TASK_IS_RUNNING
+#define task_is_running(task)	(READ_ONCE((task)->state) == TASK_RUNNING)
+#endif
+
+/**
+ * lh_kmalloc_size_roundup() - the size kmalloc() hands out for a request
+ * @size: the request, in bytes
+ *
+ * kmalloc_size_roundup() exists from 6.1 on; before, the same answer comes
+ * from the kmalloc cache kmalloc_index() picks (96 and 192 bytes are the
+ * two caches that are not a power of two) or, above the largest cache, from
+ * the page allocator's order.
+ *
+ * Context: any.
+ * Return: bytes.
+ */
+static inline size_t lh_kmalloc_size_roundup(size_t size)
+{
+#ifdef LH_HAVE_KMALLOC_SIZE_ROUNDUP
+	return kmalloc_size_roundup(size);
+#else
+	unsigned int index;
+
+	if (!size)
+		return 0;
+	if (size > KMALLOC_MAX_CACHE_SIZE)
+		return PAGE_SIZE << get_order(size);
+	index = kmalloc_index(size);
+	if (index == 1)
+		return 96;
+	if (index == 2)
+		return 192;
+	return (size_t)1 << index;
 #endif
 }
 

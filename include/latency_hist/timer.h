@@ -12,6 +12,8 @@
 #include <linux/sched.h>
 #include <linux/types.h>
 
+#include <latency_hist/compat.h>
+
 /*
  * struct lh_timer_offset - a missed offset waiting for its wakeup
  * @timer: the timer whose callback will make the wakeup
