@@ -65,6 +65,7 @@
 #include <linux/preempt.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
+#include <linux/sched/task_stack.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <trace/events/syscalls.h>
