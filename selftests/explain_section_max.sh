@@ -33,14 +33,14 @@ lt_load mode=irq cpu=1 || lh_skip_all "lh_load_test is not built (make -C selfte
 lh_case_begin
 echo $S >"$LT_PARAMS/delay_us"
 echo 1 >"$LT_PARAMS/count"
-lh_enable irqsoff
+lh_enable preemptirqsoff
 lh_reset irqsoff
 lt_trigger || lh_err "lh_load_test mode=irq failed"
 before=$(hl_max irqsoff 1)
 lh_expect_write_ok "$LH_DIR/explain/enable" 1
 lh_activity
 lh_sleep_s 1
-lh_expect_write_ok "$LH_DIR/enable/irqsoff" 0
+lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 0
 lh_expect_write_ok "$LH_DIR/explain/enable" 0
 after=$(hl_max irqsoff 1)
 f=$LH_DIR/irqsoff/explain-CPU1
