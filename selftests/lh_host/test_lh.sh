@@ -564,11 +564,12 @@ case_unreachable()
 	lh enable wakeup
 	expect_rc 3 "enable without debugfs"
 	expect_err "debugfs is not mounted on $TMP/debugfs" "enable without debugfs"
-	if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null && command -v setpriv >/dev/null &&
+	# util-linux's setpriv by its path: busybox's (first in the busybox flavour's PATH) has no --reuid
+	if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null && sp=$(command -v setpriv) &&
 		unshare -m sh -c "mount -t debugfs none '$LH_DEBUGFS'" 2>/dev/null; then
 		chmod 755 "$TMP"
 		# a private mount namespace with debugfs on LH_DEBUGFS, lh as nobody
-		PATH=$FPATH unshare -m sh -c "mount -t debugfs none '$LH_DEBUGFS' && exec setpriv --reuid=65534 --regid=65534 --clear-groups $FSH '$LH' summary" \
+		PATH=$FPATH unshare -m sh -c "mount -t debugfs none '$LH_DEBUGFS' && exec '$sp' --reuid=65534 --regid=65534 --clear-groups $FSH '$LH' summary" \
 			>"$TMP/out" 2>"$TMP/err"
 		rc=$?
 		expect_rc 3 "summary as nobody"
@@ -591,6 +592,8 @@ case_lockdown()
 	make_main
 	LH_ROOT=$TMP/main
 	export LH_SYSMODULE=$TMP/sysmod
+	# each flavour starts afresh: the last one left a directory for a parameter
+	rm -rf "$LH_SYSMODULE"
 	mkdir -p "$LH_SYSMODULE/parameters"
 	for f in enable_wakeup enable_missed_timer_offsets enable_timerandwakeup wakeup_pid reset; do
 		: >"$LH_SYSMODULE/parameters/$f"
