@@ -427,7 +427,7 @@ test_kernel() {
 
 	select_tests "$k" "$src/selftests/Makefile"
 	local -a args=(--env "LH_MODULE=$src/latency_hist.ko" --env "LH_SELFTEST_DIR=$src/selftests"
-		--env "LH_QUICK=$quick" --env LH_DISPOSABLE_BOOT=1 --smp "$(job_setting "$k" cpus 2)" --mem "$(job_setting "$k" mem 2048)"
+		--env "LH_QUICK=$([ "$quick" = 1 ] && echo 1 || job_setting "$k" quick 0)" --env LH_DISPOSABLE_BOOT=1 --smp "$(job_setting "$k" cpus 2)" --mem "$(job_setting "$k" mem 2048)"
 		--timeout "${timeout:-$(job_setting "$k" timeout "${LH_VM_TIMEOUT:-1200}")}")
 	local test_timeout setting
 	test_timeout=$(job_setting "$k" test_timeout "")
