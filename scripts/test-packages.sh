@@ -70,9 +70,10 @@ file_list() {
 		-path ./var/log -prune -o -path ./tmp -prune -o ! -type d -print) | sort
 }
 
-# usr_merged - the paths of stdin as a merged-/usr root resolves them (/lib/x is /usr/lib/x)
+# usr_merged - the paths of stdin as a merged-/usr root resolves them (/lib/x is /usr/lib/x); "#"
+# delimits, because inside s|...| a \| is a literal | and not an alternation
 usr_merged() {
-	sed -e 's|^/\(lib\|lib64\|bin\|sbin\)/|/usr/\1/|'
+	sed -e 's#^/\(lib\|lib64\|bin\|sbin\)/#/usr/\1/#'
 }
 
 echo "KTAP version 1"
