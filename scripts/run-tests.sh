@@ -33,7 +33,7 @@
 #      signed and unsigned, the tests of scripts/lh (selftests/lh_host/), and the litmus tests of the
 #      memory ordering (tools/litmus/run.sh: herd7 and tools/memory-model, fetched into the cache on
 #      first use); each prints KTAP ending in a "# Totals:" line, counted by the parser of the guests'
-#      run.sh output
+#      run.sh output; at nice 10, as the package test (7.), so that the first guests keep their cores
 #   5. per kernel, as a job (at most --jobs at once, in matrix order; a kernel built here starts once its
 #      build is done, before the packaged kernels still waiting), logging to build/logs/kernel-K.log:
 #      a. fetch it (scripts/kernels.sh: release R, KDIR) and copy the working tree to build/R/src
@@ -168,7 +168,7 @@ host_tests() {
 	for entry in "${HOST_TESTS[@]}"; do
 		log=${entry%%|*}
 		cmd=${entry##*|}
-		(cd "$src" && $cmd) > "$LH_LOGS/$log" 2>&1 || true
+		(cd "$src" && nice -n 10 $cmd) > "$LH_LOGS/$log" 2>&1 || true
 	done
 }
 
@@ -550,7 +550,7 @@ start_package_test() {
 	(
 		t=$(date +%s)
 		eval "$("$LH_SCRIPTS/kernels.sh" fetch "$1")" &&
-			nice -n 5 bash "$LH_SCRIPTS/test-packages.sh" "$LH_BUILD/pkg" "$LH_KREL" "$LH_KROOT"
+			nice -n 10 bash "$LH_SCRIPTS/test-packages.sh" "$LH_BUILD/pkg" "$LH_KREL" "$LH_KROOT"
 		echo $(($(date +%s) - t)) > "$LH_LOGS/packages.seconds"
 		# the package boot waits for a result: leave one whatever happened
 		mkdir -p "$LH_BUILD/pkg/out"
