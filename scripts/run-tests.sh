@@ -413,10 +413,10 @@ test_kernel() {
 	count 1 0 0
 	# dkms for the packaged kernels, against the headers kernels.sh unpacked (built trees have no
 	# headers package, and a rig's DKMS builds against installed headers: test-dkms.sh's default),
-	# while the guest runs
+	# while the guest runs, at nice 10 (the guest keeps its core)
 	# (not for a cross build: dkms builds for the machine it runs on)
 	if [ "$suite" = test ] && [ "$LH_KDIR" = "$LH_KROOT/usr/src/linux-headers-$LH_KREL" ] && [ -z "$LH_KMAKE" ]; then
-		"$LH_SCRIPTS/test-dkms.sh" "$LH_KREL=$LH_KDIR" > "$LH_LOGS/$LH_KREL.dkms.log" 2>&1 &
+		nice -n 10 "$LH_SCRIPTS/test-dkms.sh" "$LH_KREL=$LH_KDIR" > "$LH_LOGS/$LH_KREL.dkms.log" 2>&1 &
 		dkms_pid=$!
 	fi
 	if [ ! -f "$src/selftests/run.sh" ]; then
