@@ -44,8 +44,15 @@ for k in "$@"; do
 	[ -e "$LH_KDIR/source" ] && ksrc=$(cd "$LH_KDIR/source" && pwd -P)
 	# shellcheck disable=SC2206 # ARCH= CROSS_COMPILE= of a cross build, or nothing
 	kmake=(${LH_KMAKE:-})
-	cross=""
-	for a in "${kmake[@]}"; do case $a in CROSS_COMPILE=*) cross=${a#CROSS_COMPILE=} ;; esac; done
+	# the kernel's compiler: CROSS_COMPILE's gcc, or the CC= the kernel line names (5.10: gcc-10)
+	cross="" cc=""
+	for a in "${kmake[@]}"; do
+		case $a in
+		CROSS_COMPILE=*) cross=${a#CROSS_COMPILE=} ;;
+		CC=*) cc=${a#CC=} ;;
+		esac
+	done
+	cc=${cc:-${cross}gcc}
 
 	# Yocto: module_do_compile, then module_do_install
 	src=$out/$k-yocto/src d=$out/$k-yocto/image log=$out/$k-yocto.log
@@ -53,10 +60,10 @@ for k in "$@"; do
 	t0=$(date +%s)
 	(cd "$src" && unset CFLAGS CPPFLAGS CXXFLAGS LDFLAGS &&
 		make -j2 "${kmake[@]}" KERNEL_SRC="$ksrc" KERNEL_PATH="$ksrc" KERNEL_VERSION="$LH_KREL" \
-			CC="${cross}gcc" LD="${cross}ld.bfd" AR="${cross}gcc-ar" OBJCOPY="${cross}objcopy" \
+			CC="$cc" LD="${cross}ld.bfd" AR="${cross}gcc-ar" OBJCOPY="${cross}objcopy" \
 			STRIP="${cross}strip" O="$LH_KDIR" KBUILD_EXTRA_SYMBOLS="" &&
 		make -j2 "${kmake[@]}" KERNEL_SRC="$ksrc" DEPMOD=echo MODLIB="$d/lib/modules/$LH_KREL" \
-			INSTALL_FW_PATH="$d/lib/firmware" CC="${cross}gcc" LD="${cross}ld.bfd" \
+			INSTALL_FW_PATH="$d/lib/firmware" CC="$cc" LD="${cross}ld.bfd" \
 			OBJCOPY="${cross}objcopy" STRIP="${cross}strip" O="$LH_KDIR" KBUILD_EXTRA_SYMBOLS="" \
 			modules_install) > "$log" 2>&1
 	st=$?
