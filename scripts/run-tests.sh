@@ -54,7 +54,7 @@
 #         signed with the build's key, lh_load_test.ko unsigned and refused): its tests must pass
 #         without a skip; its dmesg check is one more test
 #   6. the host boot check (below): one test
-#   7. in the background from the start, when the kernel with the boot "package" (6.12) takes part:
+#   7. in the background from the start, when the kernel with the boot "package" (6.12-rt) takes part:
 #      scripts/test-packages.sh (Debian packages built, lintian, installed in a fresh Debian 12 root with
 #      that kernel's headers so that DKMS builds the module, purged): KTAP in build/logs/packages.log;
 #      that kernel's package boot loads the DKMS-built module and runs the packaged lh (selftests/package.sh)
