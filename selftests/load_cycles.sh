@@ -4,7 +4,7 @@
 #
 # load_cycles.sh - the module loads and unloads cleanly, over and over
 #
-# Proves: LH_CYCLES (default 20, 6 with LH_QUICK=1) cycles of load -> enable every available
+# Proves: LH_CYCLES (default 20; 2, one of each kind, with LH_QUICK=1) cycles of load -> enable every available
 # type -> SCHED_FIFO sleepers and hackbench with a reader of every file
 # running (each of its reads consistent, lh_readcheck) -> read a CPU file
 # and status -> unload work,
@@ -18,7 +18,7 @@ LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
 . "$LH_TESTDIR/hist_lib.sh"
 
-cycles=${LH_CYCLES:-$(lh_quick 6 20)}
+cycles=${LH_CYCLES:-$(lh_quick 2 20)}
 
 lh_setup
 lh_plan $((cycles + 2))
