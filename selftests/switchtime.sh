@@ -96,8 +96,14 @@ loops=$(sl_field "$tid" loops)
 st=$(hl_total_all switchtime)
 twsw=$(hl_total_all timerwakeupswitch)
 wk=$(hl_total_all wakeup)
-lh_in_range "$st" $((L - 1)) $((L + 1)) ||
-	lh_err "switchtime holds $st samples of tid $tid, expected $L +-1"
+# A loop whose deadline passes between the sleeper's check and its
+# clock_nanosleep() returns without blocking: no wakeup, no switch. That
+# takes a guest stall right at a deadline, which also makes overruns, so
+# each overrun allows one sample less (7.3-rt-debug under load: 14 overruns,
+# 98 samples).
+ovr=$(sl_field "$tid" overruns)
+lh_in_range "$st" $((L - 1 - ovr)) $((L + 1)) ||
+	lh_err "switchtime holds $st samples of tid $tid, expected $L +-1 (less by up to its $ovr overruns)"
 [ "$twsw" = "$st" ] || lh_err "timerwakeupswitch holds $twsw samples, switchtime $st"
 [ "$st" -le "$wk" ] || lh_err "switchtime holds $st samples, more than the $wk wakeups in wakeup/"
 for c in $LH_CPUS; do
