@@ -355,7 +355,7 @@ job_setting() {
 }
 
 # guest_run - boot a kernel and run run.sh; count its tests and dmesg check (status: $run_status,
-# "booted" or "noboot"); NAME is the log base name
+# "booted" or "noboot"; the failed tests' "not ok" lines: $run_notok); NAME is the log base name
 guest_run() {
 	local k=$1 name=$2 what=$3 src=$4 p f s vrc=0 out=$LH_LOGS/$2.out result=$LH_LOGS/$2.result
 	local status verdict dmesg_state boot_s
@@ -384,8 +384,19 @@ guest_run() {
 		run_extra="$run_extra (no '# Totals:' line in $out; run.sh exited $status)"
 	fi
 	run_p=$p run_f=$f run_s=$s run_dmesg=$dmesg_state run_boot=$boot_s
+	run_notok=$(grep -E '^(# )*not ok ' "$out" | head -n 12 || true)
 	count "$p" "$f" "$s"
 	count_dmesg "$dmesg_state"
+}
+
+# summarise_notok - add the last guest run's "not ok" lines (nested ones too) to the summaries, so
+# that a CI summary alone names the test and case that failed
+summarise_notok() {
+	local line
+	[ -n "$run_notok" ] || return 0
+	while IFS= read -r line; do
+		summaries+=("    $line")
+	done <<< "$run_notok"
 }
 
 # test_kernel - build, boot and test one kernel; adds to the totals and the summaries
@@ -448,6 +459,7 @@ test_kernel() {
 		booted_all=0
 	else
 		summaries+=("kernel $k ($LH_KREL): build ok; selftests pass:$run_p fail:$run_f skip:$run_s$run_extra; dmesg $run_dmesg; boot ${run_boot:-?}s")
+		summarise_notok
 		boot=$(job_setting "$k" boot "")
 		[ -z "$boot" ] || extra_boot "$k" "$boot" "$src"
 	fi
@@ -521,6 +533,7 @@ extra_boot() {
 		run_extra=" (a skip or nothing passed: the boot was not $name)"
 	fi
 	summaries+=("$what: selftests pass:$run_p fail:$run_f skip:$run_s$run_extra; dmesg $run_dmesg")
+	summarise_notok
 }
 
 # package_kernel KERNELS - print the kernel of KERNELS whose boot line has module=package (the package
