@@ -75,7 +75,7 @@ lh_value "$LH_DIR/enable/wakeup"
 m=$(hl_max wakeup 1)
 total=$(hl_total_all wakeup wakeup/sharedprio)
 lh_diag "wakeup/CPU1 maximum $m us, $total samples of tid $SL_TID"
-lh_in_range "$total" $((L - 1)) $((L + 1)) || lh_err "$total samples of tid $SL_TID, expected $L +-1"
+sl_expect_wakeups "$SL_TID" "$total" "wakeup + sharedprio"
 [ "$m" != "<undef>" ] && [ "$m" -ge $BOUND ] || lh_err "wakeup/CPU1 maximum $m us < $BOUND us"
 lh_case_end lh_run_records_an_injected_latency
 

@@ -16,7 +16,11 @@
  * and no other. Signals are blocked in every sleeper, so none can cut a
  * sleep short or add a wakeup. A loop whose deadline passed before the thread
  * went to sleep skips to the next future instant of the grid and counts an
- * overrun; the loop still sleeps, so the count of sleeps stays LOOPS.
+ * overrun; the loop still sleeps, so the count of sleeps stays LOOPS. A sleep
+ * whose deadline passes between that check and clock_nanosleep() (a guest
+ * stall there) may return without blocking: no wakeup, no switch. The thread
+ * counts those sleeps ("noblock": its voluntary context switches did not
+ * grow), so a test knows exactly how many wakeups can be missing.
  *
  * Migration while waiting (-m): a controller thread changes the affinity of
  * every sleeper half an interval before its deadline, while it sleeps, so the
@@ -49,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -85,6 +90,7 @@ struct sleeper {
 	/* Results, read by main after the join. */
 	unsigned long loops_done;
 	unsigned long overruns;
+	unsigned long noblock;		/* sleeps that did not block */
 	unsigned long migrated;
 	long long min_ns;
 	long long max_ns;
@@ -130,7 +136,7 @@ static void usage(int status)
 		"  -q            do not print the per-thread summary at exit\n"
 		"summary, one line per thread:\n"
 		"  thread <i> tid <tid> prio <p> cpu <c> loops <n> overruns <n> migrated <n>\n"
-		"  min_us <n> avg_us <n> max_us <n>\n");
+		"  min_us <n> avg_us <n> max_us <n> noblock <n>\n");
 	exit(status);
 }
 
@@ -275,6 +281,14 @@ static void sleep_until(long long deadline_ns)
 		;
 }
 
+/* voluntary_switches - the calling thread's voluntary context switches */
+static long voluntary_switches(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_THREAD, &ru) ? -1 : ru.ru_nvcsw;
+}
+
 /* set_fifo - make the calling thread SCHED_FIFO @prio, or SCHED_OTHER for 0 */
 static int set_fifo(int prio)
 {
@@ -326,6 +340,7 @@ static void *sleeper_thread(void *arg)
 		long long deadline_ns = start_ns + k * opt.interval_ns;
 		long long woke_ns, late_ns = now_ns() - deadline_ns;
 		int cpu_before;
+		long nvcsw;
 
 		/* Missed instants are skipped, not slept for: count them. */
 		if (late_ns >= 0) {
@@ -336,10 +351,13 @@ static void *sleeper_thread(void *arg)
 			deadline_ns += missed * opt.interval_ns;
 		}
 		cpu_before = sched_getcpu();
+		nvcsw = voluntary_switches();
 		atomic_store(&s->sleeping_loop, loop);
 		sleep_until(deadline_ns);
 		woke_ns = now_ns();
 		atomic_store(&s->sleeping_loop, 0);
+		if (voluntary_switches() == nvcsw)
+			s->noblock++;
 		if (sched_getcpu() != cpu_before)
 			s->migrated++;
 		record_latency(s, woke_ns - deadline_ns);
@@ -477,9 +495,9 @@ static void print_summary(void)
 		printf("thread %d tid %d prio %d cpu %d loops %lu overruns %lu migrated %lu",
 		       i, atomic_load(&s->tid), s->prio, opt.cpu, s->loops_done,
 		       s->overruns, s->migrated);
-		printf(" min_us %lld avg_us %lld max_us %lld\n",
+		printf(" min_us %lld avg_us %lld max_us %lld noblock %lu\n",
 		       s->min_ns / NSEC_PER_USEC, avg_ns / NSEC_PER_USEC,
-		       s->max_ns / NSEC_PER_USEC);
+		       s->max_ns / NSEC_PER_USEC, s->noblock);
 	}
 	fflush(stdout);
 }

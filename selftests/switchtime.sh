@@ -12,7 +12,8 @@
 # clock_nanosleep exactly L times, and wakeup, missed_timer_offsets,
 # timerandwakeup, switchtime and timerwakeupswitch enabled:
 #  1. switchtime and timerwakeupswitch hold L samples each (+-1 for the
-#     boundary; a wakeup switched out again before its sys_exit is dropped,
+#     boundary, less what sl_expect_wakeups allows a stalled guest; a wakeup
+#     switched out again before its sys_exit is dropped,
 #     so never more than wakeup/ holds), all on CPU 1, and the same number;
 #  2. per sample, from the lh_sample trace events of the sleeper: every
 #     timerwakeupswitch sample equals its wakeup's timerandwakeup sample
@@ -96,14 +97,10 @@ loops=$(sl_field "$tid" loops)
 st=$(hl_total_all switchtime)
 twsw=$(hl_total_all timerwakeupswitch)
 wk=$(hl_total_all wakeup)
-# A loop whose deadline passes between the sleeper's check and its
-# clock_nanosleep() returns without blocking: no wakeup, no switch. That
-# takes a guest stall right at a deadline, which also makes overruns, so
-# each overrun allows one sample less (7.3-rt-debug under load: 14 overruns,
-# 98 samples).
-ovr=$(sl_field "$tid" overruns)
-lh_in_range "$st" $((L - 1 - ovr)) $((L + 1)) ||
-	lh_err "switchtime holds $st samples of tid $tid, expected $L +-1 (less by up to its $ovr overruns)"
+# A stalled guest can lose wakeups (7.3-rt-debug under load: 98 in wakeup/,
+# missed_timer_offsets/ and here for 100 loops, 14 overruns):
+# sl_expect_wakeups says what it allows.
+sl_expect_wakeups "$tid" "$st" switchtime
 [ "$twsw" = "$st" ] || lh_err "timerwakeupswitch holds $twsw samples, switchtime $st"
 [ "$st" -le "$wk" ] || lh_err "switchtime holds $st samples, more than the $wk wakeups in wakeup/"
 for c in $LH_CPUS; do
