@@ -10,7 +10,9 @@
 # alone; wakeup+missed_timer_offsets+timerandwakeup; all; the hist-trigger recipe; trace-event
 # recording) under four workloads (bench/rt_pingpong, perf bench sched pipe, hackbench, perf bench
 # syscall basic: the price of switchtime's slow system-call path), then the in-kernel probe
-# microbenchmark (bench/lh_probe_bench.c) and memory. Optionally one more boot with
+# microbenchmark (bench/lh_probe_bench.c) and memory. A kernel whose arch boots busybox (arm64, armhf:
+# no bash, no perf) runs the microbenchmark alone, bench/guest-micro.sh, with the default clock and
+# clock=kernel in the same boot. Optionally one more boot with
 # many vCPUs measures memory and the cost of reading every CPUx file. bench/report.awk writes
 # the markdown report with medians, spread and the budget ratios of issue 8.
 #
@@ -18,11 +20,12 @@
 #
 # Usage: scripts/bench.sh [options]
 #   --kernels "K..."   kernels (flavour, release or build tree; default: the "bench" suite of
-#                      scripts/matrix.conf, 6.12 and 6.12-rt)
+#                      scripts/matrix.conf: 6.12, 6.12-rt, 6.12-rt-arm64, 6.1-rt-armhf)
 #   --smp "N..."       vCPUs of the benchmark boots (default 2): each kernel boots once per count, and
 #                      the report compares the per-sample cost across them (scale, issue 19); a boot
 #                      with N != 2 writes <release>-cpuN.out
-#   --smp-mem N        also boot the first kernel with N vCPUs for memory/read cost (0 = skip; default 0)
+#   --smp-mem N        also boot the first kernel with N vCPUs for memory/read cost (0 = skip; default 0;
+#                      not a busybox guest's: its guest runs the microbenchmark alone)
 #   --rounds N         measured rounds after one warm-up round (default 3)
 #   --quick            tiny sizes, one round: checks that everything runs (about 1/10 of the time)
 #   --micro-only       run only the probe microbenchmark in each boot
@@ -80,14 +83,17 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 make -s -C "$LH_TOP/bench" >/dev/null
 
-# build_for - build latency_hist.ko and the bench modules for one kernel in a tree copy
+# build_for SRC KDIR BUSYBOX - build latency_hist.ko and the bench modules for one kernel in a tree
+# copy, with the kernel's make arguments ($LH_KMAKE: cross builds, 5.10's gcc-10); the bench's user
+# programs too unless the guest boots busybox (it runs guest-micro.sh, which needs none)
 build_for() {
-	local src=$1 kdir=$2
+	local src=$1 kdir=$2 busybox=$3
 	rm -rf "$src"
 	mkdir -p "$src"
 	tar -C "$LH_TOP" --exclude=./build --exclude=./.git -cf - . | tar -C "$src" -xf -
-	make -C "$src" KDIR="$kdir" && make -C "$src/bench" KDIR="$kdir" modules &&
-		make -s -C "$src/bench"
+	# shellcheck disable=SC2086 # LH_KMAKE is a list of make arguments
+	make -C "$src" KDIR="$kdir" $LH_KMAKE && make -C "$src/bench" KDIR="$kdir" $LH_KMAKE modules &&
+		{ [ "$busybox" = 1 ] || make -s -C "$src/bench"; }
 }
 
 # guest_env - set the array genv to the --env options of the guest script
@@ -120,23 +126,35 @@ for k in $kernels; do
 	fi
 	eval "$kinfo"
 	src=$LH_TOP/build/bench/$LH_KREL/src
+	# A busybox guest (arm64, armhf) has neither bash nor perf: it runs the microbenchmark alone
+	# (guest-micro.sh). -icount needs single-threaded TCG: an arch whose guests need more threads
+	# (armhf: with 2 vCPUs on one thread its guest stops at the first open of its console) boots
+	# its benchmark with 1 vCPU.
+	busybox=0 ksmp=$smp_list gscript=(bash ./guest-bench.sh) what=""
+	if [ "$(lh_matrix_get arch "$LH_KARCH" root)" = busybox ]; then
+		busybox=1 gscript=(sh ./guest-micro.sh) what=", the microbenchmark alone"
+		case $(lh_matrix_get arch "$LH_KARCH" accel) in
+		*thread=multi*) ksmp=1 ;;
+		esac
+	fi
 	log "== $k ($LH_KREL): build"
-	if ! build_for "$src" "$LH_KDIR" > "$out/$LH_KREL.build.log" 2>&1; then
+	if ! build_for "$src" "$LH_KDIR" "$busybox" > "$out/$LH_KREL.build.log" 2>&1; then
 		log "build failed, see $out/$LH_KREL.build.log"
 		rc=1
 		continue
 	fi
-	[ -n "$first_src" ] || { first_src=$src; first_k=$k; }
+	[ -n "$first_src" ] || [ "$busybox" = 1 ] || { first_src=$src; first_k=$k; }
 	guest_env "$src"
-	for n in $smp_list; do
+	for n in $ksmp; do
 		name=$LH_KREL gmode=$mode
 		# memory and read cost with many vCPUs are --smp-mem's
-		[ "$n" = 2 ] || { name=$LH_KREL-cpu$n; [ "$mode" = micro ] || gmode=scale; }
-		log "== $k ($LH_KREL): benchmark boot (-icount, $n vCPUs)"
+		[ "$n" = 2 ] || [ "$ksmp" = 1 ] || { name=$LH_KREL-cpu$n; [ "$mode" = micro ] || gmode=scale; }
+		log "== $k ($LH_KREL): benchmark boot (-icount, $n vCPUs$what)"
 		# many vCPUs boot slowly under TCG: more memory and time
-		if ! "$LH_SCRIPTS/vm-run.sh" --icount --quiet --smp "$n" --mem $((n > 16 ? 4096 : 2048)) \
+		if ! LH_QEMU_ACCEL=${LH_QEMU_ACCEL:-$([ "$n" = 1 ] && echo tcg,thread=single)} \
+			"$LH_SCRIPTS/vm-run.sh" --icount --quiet --smp "$n" --mem $((n > 16 ? 4096 : 2048)) \
 			--timeout $((3000 + 60 * n)) --log-dir "$out" --name "$name" "${append[@]}" \
-			--cwd "$src/bench" "${genv[@]}" "$k" -- bash ./guest-bench.sh "$gmode"; then
+			--cwd "$src/bench" "${genv[@]}" "$k" -- "${gscript[@]}" "$gmode"; then
 			log "$k: the $n-vCPU benchmark boot failed (see $out/$name.log)"
 			rc=1
 		fi
