@@ -38,7 +38,7 @@ attached() {
 }
 
 [ -n "${LH_MODULE:-}" ] || { echo "LH_MODULE is not set" >&2; exit 2; }
-mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+grep -q " /sys/kernel/debug debugfs " /proc/mounts || mount -t debugfs none /sys/kernel/debug
 echo "INFO kernel=$(uname -r) cpus=$(grep -c ^processor /proc/cpuinfo) mode=micro rounds=$ROUNDS micro_calls=$MICRO_CALLS"
 echo "INFO configs=unloaded taw_k taw"
 r=1
