@@ -124,9 +124,11 @@ sl_field()
 # sl_expect_wakeups TID N WHAT - check that WHAT, which holds N samples of
 # thread TID of the last sleeper, holds one per loop +-1 for the boundary.
 # A sleep that returned without blocking (its deadline passed between
-# rt_sleeper's check and clock_nanosleep(): a guest stall there) woke nobody:
-# rt_sleeper counts those exactly ("noblock", from the thread's voluntary
-# context switches), and each lowers the bound by one. Fewer still, after the
+# rt_sleeper's check and clock_nanosleep(): a guest stall there) woke nobody,
+# and where the kernel does not even arm an expired sleeper's timer (7.3:
+# hrtimer_sleeper_start_expires()) no timer expired either: rt_sleeper counts
+# those sleeps exactly ("noblock", from the thread's voluntary context
+# switches), and each lowers the bound by one, for the timer types too. Fewer still, after the
 # sleeper overran, is reported and not failed, as the injected tests do: a
 # guest stalled for periods is not a rig.
 sl_expect_wakeups()
