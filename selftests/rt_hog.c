@@ -11,7 +11,7 @@
  *	one SCHED_FIFO PRIO thread on CPU spins for MS ms (CLOCK_MONOTONIC),
  *	then exits
  *
- *   rt_hog stopspin [-w] -c CPU -p PRIO -d MS
+ *   rt_hog stopspin [-w] [-s] -c CPU -p PRIO -d MS
  *	one SCHED_FIFO PRIO thread on CPU, with a seccomp filter that denies
  *	getppid() with EPERM, spins until the process has been stopped and
  *	continued (SIGSTOP/SIGCONT from outside: the main thread takes the
@@ -19,6 +19,12 @@
  *	calls getppid(): a system call whose raw_syscalls:sys_enter the filter
  *	skips while its sys_exit still fires. Between the SIGCONT and getppid()
  *	the spinner makes no system call (the vDSO reads the clock).
+ *	With -s it stops itself instead of spinning until stopped: a raw
+ *	tgkill(SIGSTOP) of its own thread, which stops the process on that
+ *	call's way back to user space, after its sys_exit; the SIGCONT then
+ *	returns it there without another. (On PREEMPT_RT a spinner that
+ *	waits to be stopped starves rcuc/CPU, and the stopper's own fork and
+ *	exec then wait behind it.) "stopping spinner" replaces "spinning".
  *
  *   rt_hog pi [-w] -c CPU -p PRIO -C CPU2 -P PRIO2 -d MS
  *	an "owner" thread, SCHED_FIFO PRIO on CPU, takes a priority-
@@ -78,13 +84,14 @@ static atomic_bool failed;
 static atomic_int nr_became;	/* threads that took their CPU and priority */
 static atomic_bool started;	/* -w: SIGUSR1 came, or there was no -w */
 static atomic_bool continued;	/* stopspin: the SIGCONT came */
+static bool self_stop;		/* stopspin -s */
 
 /* print_usage - print the command line and exit with @status */
 static void print_usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 		"usage: rt_hog spin [-w] -c CPU -p PRIO -d MS\n"
-		"       rt_hog stopspin [-w] -c CPU -p PRIO -d MS\n"
+		"       rt_hog stopspin [-w] [-s] -c CPU -p PRIO -d MS\n"
 		"       rt_hog pi [-w] -c CPU -p PRIO -C CPU2 -P PRIO2 -d MS\n");
 	exit(status);
 }
@@ -171,7 +178,10 @@ static bool deny_getppid(const struct hog *h)
 	return true;
 }
 
-/* stopspin_thread - spin until continued, spin @h->spin_ms more, then a denied getppid() */
+/*
+ * stopspin_thread - spin until continued (or stop itself: -s), spin
+ * @h->spin_ms more, then a denied getppid()
+ */
 static void *stopspin_thread(void *arg)
 {
 	struct hog *h = arg;
@@ -180,10 +190,20 @@ static void *stopspin_thread(void *arg)
 
 	if (!become(h) || !deny_getppid(h) || !wait_start())
 		return NULL;
-	printf("spinning %s\n", h->role);
-	fflush(stdout);
-	while (!atomic_load(&continued))
-		;
+	if (self_stop) {
+		printf("stopping %s\n", h->role);
+		fflush(stdout);
+		/* Not raise(): glibc's makes more system calls after it. */
+		if (syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), SIGSTOP)) {
+			fail(h, "tgkill", errno);
+			return NULL;
+		}
+	} else {
+		printf("spinning %s\n", h->role);
+		fflush(stdout);
+		while (!atomic_load(&continued))
+			;
+	}
 	spin(h->spin_ms);
 	ret = syscall(SYS_getppid);
 	err = ret < 0 ? errno : 0;
@@ -278,10 +298,15 @@ int main(int argc, char **argv)
 	if (!pi && !stopspin && strcmp(argv[1], "spin"))
 		print_usage(2);
 	optind = 2;
-	while ((opt = getopt(argc, argv, "wc:p:C:P:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "wsc:p:C:P:d:")) != -1) {
 		switch (opt) {
 		case 'w':
 			wait_go = true;
+			break;
+		case 's':
+			if (!stopspin)
+				print_usage(2);
+			self_stop = true;
 			break;
 		case 'c':
 			first.cpu = parse_number(optarg, 0, CPU_SETSIZE - 1);
