@@ -19,7 +19,8 @@
 #   --all-tests     lift the restrictions marked unless=all-tests: the format tests on every kernel
 #                   (a line marked unless=named is lifted for a kernel --kernels names: every
 #                   selftest on the arm64 kernels of `--kernels "6.12-arm64 6.12-rt-arm64"`)
-#   --timeout S     per-kernel VM timeout (default: the matrix's timeout=, $LH_VM_TIMEOUT or 1200)
+#   --timeout S     per-kernel VM timeout (default: the matrix's timeout=, $LH_VM_TIMEOUT, or 1200
+#                   for a set of selftests and 3600 for every one)
 #   --jobs N        guests at a time (default $LH_GUESTS or 2)
 #   --no-icount     ignore the matrix's icount=1 (the 6.1 kernels hang under -icount)
 #
@@ -437,9 +438,13 @@ test_kernel() {
 	fi
 
 	select_tests "$k" "$src/selftests/Makefile"
+	# Every selftest in one guest (named by --kernels, --all-tests) takes about 1200 s on an amd64
+	# kernel with full load cycles, more beside other guests (5.10-rt: 1344 s): 3600 s then.
+	local vm_timeout=1200
+	[ -n "$sel_tests$sel_skip" ] || vm_timeout=3600
 	local -a args=(--env "LH_MODULE=$src/latency_hist.ko" --env "LH_SELFTEST_DIR=$src/selftests"
 		--env "LH_QUICK=$([ "$quick" = 1 ] && echo 1 || job_setting "$k" quick 0)" --env LH_DISPOSABLE_BOOT=1 --smp "$(job_setting "$k" cpus 2)" --mem "$(job_setting "$k" mem 2048)"
-		--timeout "${timeout:-$(job_setting "$k" timeout "${LH_VM_TIMEOUT:-1200}")}")
+		--timeout "${timeout:-$(job_setting "$k" timeout "${LH_VM_TIMEOUT:-$vm_timeout}")}")
 	local test_timeout setting
 	test_timeout=$(job_setting "$k" test_timeout "")
 	[ -z "$test_timeout" ] || args+=(--env "LH_TEST_TIMEOUT=$test_timeout")
