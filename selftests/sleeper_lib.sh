@@ -128,9 +128,9 @@ sl_field()
 # and where the kernel does not even arm an expired sleeper's timer (7.3:
 # hrtimer_sleeper_start_expires()) no timer expired either: rt_sleeper counts
 # those sleeps exactly ("noblock", from the thread's voluntary context
-# switches), and each lowers the bound by one, for the timer types too. Fewer still, after the
-# sleeper overran, is reported and not failed, as the injected tests do: a
-# guest stalled for periods is not a rig.
+# switches), and each lowers the bound by one, for the timer types too.
+# Fewer still, after the sleeper overran, is reported and not failed, as the
+# injected tests do: a guest stalled for periods is not a rig.
 sl_expect_wakeups()
 {
 	local loops nb ov

@@ -13,8 +13,8 @@
 # timerandwakeup, switchtime and timerwakeupswitch enabled:
 #  1. switchtime and timerwakeupswitch hold L samples each (+-1 for the
 #     boundary, less what sl_expect_wakeups allows a stalled guest; a wakeup
-#     switched out again before its sys_exit is dropped,
-#     so never more than wakeup/ holds), all on CPU 1, and the same number;
+#     switched out again before its sys_exit is dropped, so never more than
+#     wakeup/ holds), all on CPU 1, and the same number;
 #  2. per sample, from the lh_sample trace events of the sleeper: every
 #     timerwakeupswitch sample equals its wakeup's timerandwakeup sample
 #     plus its switchtime sample, so it is >= its timerandwakeup part, and
@@ -31,10 +31,10 @@
 #     (rt_hog stopspin) is stopped and continued mid-spin (on PREEMPT_RT it
 #     stops itself, on the way out of a system call, after its sys_exit),
 #     so the wakeup by SIGCONT returns it to user space without a
-#     sys_exit; it spins SPIN_MS
-#     more and calls getppid(), which its seccomp filter denies before
-#     sys_enter. wakeup/ files the SIGCONT wakeup, switchtime nothing
-#     (issue 33 item 4: it filed the spin, ~SPIN_MS ms).
+#     sys_exit; it spins SPIN_MS more and calls getppid(), which its
+#     seccomp filter denies before sys_enter. wakeup/ files the SIGCONT
+#     wakeup, switchtime nothing (issue 33 item 4: it filed the spin,
+#     ~SPIN_MS ms).
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
