@@ -438,8 +438,8 @@ test_kernel() {
 	fi
 
 	select_tests "$k" "$src/selftests/Makefile"
-	# Every selftest in one guest (named by --kernels, --all-tests) takes about 1200 s on an amd64
-	# kernel with full load cycles, more beside other guests (5.10-rt: 1344 s): 3600 s then.
+	# Every selftest in one guest (named by --kernels, --all-tests) took 1555 s on 5.10-rt beside one
+	# other guest (5.10: 1878 s, one test timing out at 600 s): 3600 s then.
 	local vm_timeout=1200
 	[ -n "$sel_tests$sel_skip" ] || vm_timeout=3600
 	local -a args=(--env "LH_MODULE=$src/latency_hist.ko" --env "LH_SELFTEST_DIR=$src/selftests"
