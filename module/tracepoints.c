@@ -7,10 +7,11 @@
  * preemptirq events on kernels without CONFIG_PREEMPTIRQ_TRACEPOINTS) makes
  * the latency types that need it unavailable, which the status file reports.
  *
- * A probe set is hooked all-or-nothing and unhooked in reverse order,
- * followed by tracepoint_synchronize_unregister(), so that when lh_tp_unhook()
- * returns no CPU is still inside one of its probes and the caller may clear
- * or free whatever the probes used.
+ * A probe set is hooked all-or-nothing after a grace period, so that its
+ * probes see what the caller wrote before hooking them, and unhooked in
+ * reverse order followed by another, so that when lh_tp_unhook() returns no
+ * CPU is still inside one of its probes and the caller may clear or free
+ * whatever the probes used.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -136,7 +137,8 @@ const char *lh_tp_first_missing(const struct lh_probe *probes, int nr_probes)
  * @probes:    the probe set, registered in array order
  * @nr_probes: its length
  *
- * Context: process context; takes the kernel's tracepoint mutex.
+ * Context: process context; may sleep (one grace period, and the kernel's
+ * tracepoint mutex).
  * Return: 0, -ENODEV if a tracepoint is missing, or the registration error.
  */
 int lh_tp_hook(const struct lh_probe *probes, int nr_probes)
@@ -145,6 +147,20 @@ int lh_tp_hook(const struct lh_probe *probes, int nr_probes)
 
 	if (lh_tp_first_missing(probes, nr_probes))
 		return -ENODEV;
+
+	/*
+	 * The probes read without a flag of their own what the caller wrote
+	 * just before (the state it cleared, explain's rings, a first
+	 * histogram array). The registration publishes the probe array with
+	 * rcu_assign_pointer(), but a probe called through it orders its loads
+	 * after that only by a control dependency (the indirect call), and on
+	 * a tracepoint that already has two probes the registration patches
+	 * no code, which would order them. A grace period between those writes
+	 * and the publication orders them on every tracepoint
+	 * (tools/litmus/tracepoint-hook.litmus; races/tracepoint-hook-no-gp.litmus
+	 * is the race without it). An enable is rare; the unhook pays the same.
+	 */
+	tracepoint_synchronize_unregister();
 
 	for (i = 0; i < nr_probes; i++) {
 		ret = tracepoint_probe_register_prio(lh_tps[probes[i].tp],
