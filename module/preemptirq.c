@@ -13,70 +13,24 @@
  * Only outermost sections are seen: the kernel fires these tracepoints only
  * on the transitions (tracing_irq_cpu for interrupts, preempt_count() == val
  * for preemption). Unlike the RT patch, a preempt-off section starts at the
- * real preempt_disable(), not only at idle exit.
- *
- * Idle: the idle loop waits with interrupts and preemption disabled, which
- * is not latency. The RT patch excluded it through the critical-timings
- * hooks, which a module cannot use; here, as in bcc's criticalstat, entering
- * idle (the exported cpu_idle tracepoint) discards the open sections, and
- * they restart at the next transition. The idle task never enables
- * preemption, so the path from idle exit to the next task is not measured.
- *
- * CPU hotplug: a CPU going offline leaves idle without the cpu_idle event,
- * with the section its last schedule() opened still open; it must not close
- * as one huge sample when the CPU comes back. A hotplug callback that runs
- * before the CPU boots again discards its sections.
- *
- * Suspend and hibernation: suspend-to-idle waits in enter_s2idle_proper()
- * with interrupts off and emits no cpu_idle event, so the section open
- * there would close at resume as long as the suspend, on every CPU. A PM
- * notifier marks every CPU busy at PM_SUSPEND_PREPARE (and
- * PM_HIBERNATION_PREPARE, PM_RESTORE_PREPARE), so that the probes time and
- * file nothing, and at PM_POST_* forgets every open section and lets them
- * in again: no section is filed from the start of a suspend to its end. It
- * costs the probes nothing: they test the busy flag already. A CPU taken
- * offline and back during the suspend (S3) is cleared by the hotplug
- * callback above and measured again from then on.
+ * real preempt_disable(), not only at idle exit. What is not latency is left
+ * out: idle (lh_probe_cpu_idle()), a CPU's way offline and back
+ * (lh_preemptirq_cpu_prepare()), suspend and hibernation
+ * (lh_preemptirq_pm()).
  *
  * WARNING: these probes run on every outermost interrupt and preemption
  * toggle, millions of times a second. They are notrace, skip NMI context,
  * take no lock and allocate nothing. Their inline path files what needs no
  * call (lh_sections_plain(), lh_section_quick()) and calls nothing; the
  * rest goes to one out-of-line general path, where a per-CPU busy flag
- * keeps them from seeing a tracepoint their own code might fire.
- *
- * Interrupts: the irq_disable/irq_enable tracepoints fire with interrupts
- * off, but the preempt_disable/preempt_enable ones fire with them on. The
- * preempt probes therefore mask interrupts while they time and file
- * (raw_local_irq_save(): untraced, unseen by lockdep, so nothing inside may
- * take a lockdep-tracked lock or toggle interrupts the traced way; the
- * histogram engine's lock is an arch spinlock for this reason). Otherwise
- * an interrupt landing in the probe would find the CPU busy and its own
- * irqs-off section, and every section inside it, would go unseen; and one
- * landing before the clock read would start the preempt-off section late,
- * without the interrupt's time. The interrupt is taken right after that
- * part instead, once the CPU is no longer busy, and measured. The
- * lh_sample trace event and the threshold come after it, with interrupts as
- * the tracepoint left them: a tracer attached there may toggle interrupts
- * the traced way, and the sections that makes are measured, but not traced
- * (the emitting flag keeps tracing from recursing).
+ * keeps them from seeing a tracepoint their own code might fire. The
+ * preempt probes mask interrupts while they time and file: lh_went_off().
  *
  * Clock: lh_clock_local_stamp() (clock.h): the TSC where the kernel vouches
  * for it, else local_clock(); consistent on one CPU, which is all a
  * section needs. A section whose ends were read on two clocks is dropped.
- *
- * Explain: while explain/enable is 1 (a static branch, patched out while
- * it is 0), a closed section also takes its end in CLOCK_MONOTONIC (on the
- * cycle clock, its closing stamp converted) before interrupts come back,
- * and a section that beats its CPU's maximum is broken down
- * (explain.c) over the @len_ns that end there: the interrupts that ran in a
- * preempt-off section, and the rest as the time of the task that owns it.
- *
- * Every probe runs with interrupts or preemption off (the tracepoints fire
- * after the disable and before the enable), so the CPU cannot change under
- * it: the raw per-CPU accessors are exact, and they spare debug kernels the
- * DEBUG_PREEMPT check of each this_cpu_ptr()/smp_processor_id() on the
- * hottest path of the module.
+ * While explain is on, a section that beats its CPU's maximum is broken
+ * down by explain.c: lh_sections_report().
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -168,6 +122,24 @@ struct lh_sections_cpu {
 #define LH_CLOSED_MEASURED	BIT(2)	/* explain on: @len_ns, @end_ns are set */
 
 static DEFINE_PER_CPU(struct lh_sections_cpu, lh_sections_cpus);
+
+/*
+ * lh_this_sections - this CPU's sections, for a probe. Every probe runs with
+ * interrupts or preemption off (the tracepoints fire after the disable and
+ * before the enable), so the CPU cannot change under it: the raw per-CPU
+ * accessor is exact, and spares debug kernels the DEBUG_PREEMPT check of
+ * this_cpu_ptr() on the hottest path of the module.
+ */
+static __always_inline struct lh_sections_cpu *lh_this_sections(void)
+{
+	return raw_cpu_ptr(&lh_sections_cpus);
+}
+
+/* lh_sections - the sections of @cpu, for control code */
+static struct lh_sections_cpu *lh_sections(int cpu)
+{
+	return per_cpu_ptr(&lh_sections_cpus, cpu);
+}
 
 /* The dynamic hotplug state of lh_preemptirq_cpu_prepare(). */
 static enum cpuhp_state lh_preemptirq_hp_state;
@@ -272,6 +244,19 @@ static noinline void notrace lh_went_off_general(struct lh_sections_cpu *sc,
  * lh_went_off - @what went off: open its section, and "both" if the other
  * is off. For preemption, interrupts are on: they are masked from before
  * the busy check to after the clock read and the stores.
+ *
+ * The irq_disable/irq_enable tracepoints fire with interrupts off, the
+ * preempt_disable/preempt_enable ones with them on. The preempt probes mask
+ * them while they time and file (raw_local_irq_save(): untraced, unseen by
+ * lockdep, so nothing inside may take a lockdep-tracked lock or toggle
+ * interrupts the traced way; the histogram engine's lock is an arch
+ * spinlock for this reason). Otherwise an interrupt landing in the probe
+ * would find the CPU busy, and its own irqs-off section, and every section
+ * inside it, would go unseen; one landing before the clock read would
+ * start the preempt-off section late, without the interrupt's time. The
+ * interrupt is taken right after instead, once the CPU is no longer busy,
+ * and measured. The lh_sample trace event and the threshold come after it
+ * (lh_sections_report()), with interrupts as the tracepoint left them.
  */
 static __always_inline void lh_went_off(enum lh_off what)
 {
@@ -283,7 +268,7 @@ static __always_inline void lh_went_off(enum lh_off what)
 		return;
 	if (what == LH_OFF_PREEMPT)
 		raw_local_irq_save(flags);
-	sc = raw_cpu_ptr(&lh_sections_cpus);
+	sc = lh_this_sections();
 	if (unlikely(sc->busy))
 		goto out;
 	if (unlikely(!lh_sections_plain())) {
@@ -314,7 +299,12 @@ static __always_inline void lh_section_measure(struct lh_section *s, u64 now,
  * @now and their end in CLOCK_MONOTONIC, read before interrupts come back
  * (an interrupt held off runs after the window); out of line. Only the
  * open ones are written: an interrupt that lands before
- * lh_sections_report() reads them closes none of them.
+ * lh_sections_report() reads them closes none of them. On the cycle clock
+ * the end is the closing stamp converted. explain.c breaks a section that
+ * beats its CPU's maximum down over the @len_ns that end there: the
+ * interrupts that ran in a preempt-off section, and the rest as the time
+ * of the task that owns it. (explain/enable is a static branch, patched out
+ * while it is 0.)
  */
 static noinline unsigned int notrace
 lh_sections_measure(struct lh_sections_cpu *sc, enum lh_off what, u64 now)
@@ -518,7 +508,7 @@ static __always_inline void lh_came_on(enum lh_off what)
 		return;
 	if (what == LH_OFF_PREEMPT)
 		raw_local_irq_save(flags);
-	sc = raw_cpu_ptr(&lh_sections_cpus);
+	sc = lh_this_sections();
 	if (unlikely(sc->busy))
 		goto out;
 	if (unlikely(!lh_sections_plain())) {
@@ -578,7 +568,16 @@ static void notrace lh_probe_preempt_enable(void *data, unsigned long ip,
 	lh_came_on(LH_OFF_PREEMPT);
 }
 
-/* lh_probe_cpu_idle - entering idle: the open sections are not latency */
+/*
+ * lh_probe_cpu_idle - entering idle: the open sections are not latency
+ *
+ * The idle loop waits with interrupts and preemption disabled. The RT
+ * patch excluded it through the critical-timings hooks, which a module
+ * cannot use; here, as in bcc's criticalstat, entering idle (the exported
+ * cpu_idle tracepoint) discards the open sections, and they restart at the
+ * next transition. The idle task never enables preemption, so the path
+ * from idle exit to the next task is not measured.
+ */
 static void notrace lh_probe_cpu_idle(void *data, unsigned int state,
 				      unsigned int cpu_id)
 {
@@ -588,7 +587,7 @@ static void notrace lh_probe_cpu_idle(void *data, unsigned int state,
 		return;
 	if (in_nmi())
 		return;
-	sc = raw_cpu_ptr(&lh_sections_cpus);
+	sc = lh_this_sections();
 	if (sc->busy)
 		return;
 	sc->off[LH_OFF_IRQS].open = false;
@@ -628,7 +627,7 @@ static void lh_preemptirq_clear(void)
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		sc = per_cpu_ptr(&lh_sections_cpus, cpu);
+		sc = lh_sections(cpu);
 		memset(sc, 0, sizeof(*sc));
 		for (what = 0; what < LH_NR_OFF; what++)
 			sc->off[what].hist = lh_hist_cpu(lh_off_hist[what], cpu);
@@ -639,10 +638,14 @@ static void lh_preemptirq_clear(void)
 /*
  * lh_preemptirq_cpu_prepare - hotplug: @cpu is offline and about to boot;
  * runs on the CPU that brings it up, so no probe runs on @cpu meanwhile
+ *
+ * A CPU going offline leaves idle without the cpu_idle event, with the
+ * section its last schedule() opened still open: it must not close as one
+ * huge sample when the CPU comes back.
  */
 static int lh_preemptirq_cpu_prepare(unsigned int cpu)
 {
-	lh_sections_forget(per_cpu_ptr(&lh_sections_cpus, cpu));
+	lh_sections_forget(lh_sections(cpu));
 	return 0;
 }
 
@@ -653,18 +656,27 @@ static int lh_preemptirq_cpu_prepare(unsigned int cpu)
  */
 static void lh_sections_suspend(void *unused)
 {
-	raw_cpu_ptr(&lh_sections_cpus)->busy = true;
+	lh_this_sections()->busy = true;
 }
 
 /* lh_sections_resume - IPI: forget this CPU's open sections, file again */
 static void lh_sections_resume(void *unused)
 {
-	lh_sections_forget(raw_cpu_ptr(&lh_sections_cpus));
+	lh_sections_forget(lh_this_sections());
 }
 
 /*
  * lh_preemptirq_pm - PM notifier: no section is filed from the start of a
- * suspend or hibernation to its end (see the file's header)
+ * suspend or hibernation to its end
+ *
+ * Suspend-to-idle waits in enter_s2idle_proper() with interrupts off and
+ * emits no cpu_idle event, so the section open there would close at resume
+ * as long as the suspend, on every CPU. So every CPU is busy from
+ * PM_*_PREPARE (its probes time and file nothing) until PM_POST_*, which
+ * forgets every open section and lets them in again. It costs the probes
+ * nothing: they test the busy flag already. A CPU taken offline and back
+ * during the suspend (S3) is cleared by lh_preemptirq_cpu_prepare() and
+ * measured again from then on.
  */
 static int lh_preemptirq_pm(struct notifier_block *nb, unsigned long action,
 			    void *unused)

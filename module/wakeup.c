@@ -3,69 +3,33 @@
  * wakeup.c - wakeup latency: exclusive (wakeup/) and shared priority
  * (wakeup/sharedprio/) histograms with victim/culprit max records.
  *
- * A sample is the time from sched_waking (or sched_wakeup_new for a new task)
- * of a task to the sched_switch that runs it. sched_waking is the point the
- * in-kernel wakeup tracer and the hist-trigger recipe use since 4.3, so the
- * delay of a remote-wakeup IPI is included. If the task is moved before it
- * runs (sched_migrate_task), its wakeup follows it, and the sample is
- * recorded on the CPU that finally switches it in.
+ * A sample is the time from sched_waking (or sched_wakeup_new for a new
+ * task) of a task to the sched_switch that runs it. sched_waking is the
+ * point the in-kernel wakeup tracer and the hist-trigger recipe use since
+ * 4.3, so the delay of a remote-wakeup IPI is included. A task moved before
+ * it runs (sched_migrate_task) takes its wakeup along, and the sample is
+ * filed on the CPU that switches it in.
  *
- * As in the PREEMPT_RT patch, each CPU tracks at most one woken task: the
- * most important one waiting to run there. Without a pid filter only
- * real-time tasks are followed (kernel prio below MAX_RT_PRIO: SCHED_FIFO,
- * SCHED_RR, SCHED_DEADLINE and PI-boosted tasks, on every kernel version);
- * with a pid filter only that thread, whatever its policy.
+ * As in the PREEMPT_RT patch, each CPU tracks at most one woken task, the
+ * most important one waiting to run there: without a pid filter only
+ * real-time tasks (kernel prio below MAX_RT_PRIO: FIFO, RR, DEADLINE and
+ * PI-boosted tasks, on every kernel version), with one only that thread,
+ * whatever its policy.
  *
- * An exclusive-priority sample (wakeup/) is a wait during which nothing
- * that ran on the CPU could keep the wakee from running: the latency of the
- * kernel and the hardware. A wait behind a more important real-time task
- * is the system's priority design, not a latency, and is not filed
- * anywhere; a wait behind a task of equal priority goes to sharedprio.
- * With a pid filter the user chose the thread, so none of its wakeups is
- * dropped: one that waited behind a more important task goes to
- * sharedprio, the priority-design histogram, too.
- * Every task that runs on the target CPU between the waking and the
- * switch-in is, at some switch of that CPU, either the task switched out
- * or the task switched in, so the switch probe compares both with the
- * tracked wakee at every switch of a CPU that tracks one: the task that
- * was running when the wakee woke is the "prev" of the first of them, the
- * last one to run is the "prev" of the switch-in itself. No per-CPU copy
- * of the running task's priority is kept, so none can be stale or raced.
- * Only a real-time (or deadline) task can outrank: the fair class has no
- * strict priorities, so with a pid filter on a SCHED_OTHER thread another
- * fair task at most shares its priority.
+ * wakeup/ holds the waits during which nothing that ran on the CPU could
+ * keep the wakee from running: the latency of the kernel and the hardware.
+ * A wait behind a more important real-time task is the priority design and
+ * is filed nowhere (with a pid filter: in sharedprio), a wait behind an
+ * equal one goes to sharedprio. How the switch probe decides:
+ * lh_wakeup_switch_locked(); priority inheritance:
+ * lh_probe_sched_pi_setprio().
  *
- * A priority change of the running task changes no switch: a PI boost
- * above the wakee (rt_mutex_setprio(), constant on PREEMPT_RT) keeps it
- * from preempting, and the deboost before it runs would hide that. The
- * sched_pi_setprio probe compares the running task's priority before and
- * after every change with the tracked wakee of its CPU. sched_setscheduler()
- * on a running task fires no tracepoint: a wait behind a task that was
- * made less important while it ran is filed (documented).
- *
- * Differences from the RT patch, which had these bugs: no task references
- * are held (the task pointer is an identity, checked with the pid, never
- * dereferenced later); the sharedprio flag belongs to one tracked wakeup and
- * dies with it; the comparison is with the tasks that ran on the target
- * CPU, not the waker; and there is no global lock, only one lock per target
- * CPU.
- *
- * That lock is an arch_spinlock_t taken inline with raw interrupt
- * disabling, as the trace core's clocks and max-latency buffers do: the
- * out-of-line raw_spin_lock_irqsave()/unlock pair and its preempt-count and
- * lockdep bookkeeping cost as much as the rest of the waker's work
- * (Documentation/performance.rst). It is held for a few loads and stores,
- * never together with another lock of ours, and nothing inside it can fire
- * a tracepoint or sleep, on PREEMPT_RT too. Its uncontended case is one
- * inline trylock; a failed trylock falls back, out of line, to the fair
- * (queued) arch_spin_lock(), so many wakers aimed at one CPU cannot starve
- * that CPU's switch, which holds its runqueue lock meanwhile.
- *
- * Clock: lh_clock_stamp() (clock.h): the TSC where the kernel vouches that
- * it is synchronized across CPUs, else ktime_get_mono_fast_ns()
- * (CLOCK_MONOTONIC); either way a wakeup started on one CPU and ended on
- * another is never negative or inflated by per-CPU clock skew, and one
- * whose ends were read on two clocks is dropped.
+ * No task reference is held (a task pointer is an identity, checked with
+ * the pid, never dereferenced later) and there is no global lock, only one
+ * per target CPU (struct lh_wakeup_cpu). The clock is lh_clock_stamp()
+ * (clock.h), consistent across CPUs; a wakeup whose ends were read on two
+ * clocks is dropped. Documentation/latency_hist.rst, "wakeup/", has the
+ * rules and the differences from the RT patch.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -112,6 +76,17 @@ struct lh_wakeup {
  *           sched_migrate_task and sched_pi_setprio take it
  *           (lh_wakeup_lock()), never together with another CPU's
  * @tracked: the wakeup waiting to run here (task == NULL: none)
+ *
+ * The lock is an arch_spinlock_t taken inline with raw interrupt disabling,
+ * as the trace core's clocks and max-latency buffers do: the out-of-line
+ * raw_spin_lock_irqsave()/unlock pair and its preempt-count and lockdep
+ * bookkeeping cost as much as the rest of the waker's work
+ * (Documentation/performance.rst). It is held for a few loads and stores,
+ * never together with another lock of ours, and nothing inside it can fire
+ * a tracepoint or sleep, on PREEMPT_RT too. Its uncontended case is one
+ * inline trylock; a failed trylock falls back, out of line, to the fair
+ * (queued) arch_spin_lock(), so many wakers aimed at one CPU cannot starve
+ * that CPU's switch, which holds its runqueue lock meanwhile.
  */
 struct lh_wakeup_cpu {
 	arch_spinlock_t lock;
@@ -119,6 +94,12 @@ struct lh_wakeup_cpu {
 };
 
 static DEFINE_PER_CPU(struct lh_wakeup_cpu, lh_wakeup_cpus);
+
+/* lh_wakeup_cpu - the wakeup state of target CPU @cpu */
+static __always_inline struct lh_wakeup_cpu *lh_wakeup_cpu(int cpu)
+{
+	return per_cpu_ptr(&lh_wakeup_cpus, cpu);
+}
 
 /* lh_wakeup_spin_fair - the contended case: wait in the lock's fair queue */
 static noinline void notrace lh_wakeup_spin_fair(struct lh_wakeup_cpu *wc)
@@ -223,7 +204,7 @@ static __always_inline bool lh_wakeup_wanted(pid_t pid, int prio)
  */
 static noinline void notrace lh_wakeup_rival(struct task_struct *p)
 {
-	struct lh_wakeup_cpu *wc = per_cpu_ptr(&lh_wakeup_cpus, task_cpu(p));
+	struct lh_wakeup_cpu *wc = lh_wakeup_cpu(task_cpu(p));
 	unsigned long flags;
 
 	if (!READ_ONCE(wc->tracked.task) ||
@@ -293,7 +274,7 @@ static __always_inline void lh_wakeup_begin(struct task_struct *p, u64 start,
 
 	/* Filled only while timerandwakeup is on, which the filing checks. */
 	timer_offset_us = lh_timer_offset_take(p);
-	wc = per_cpu_ptr(&lh_wakeup_cpus, task_cpu(p));
+	wc = lh_wakeup_cpu(task_cpu(p));
 
 	/* lh_wakeup_lock(), its contended case a tail call */
 	raw_local_irq_save(flags);
@@ -357,7 +338,7 @@ static void notrace lh_probe_sched_migrate_task(void *data,
 						struct task_struct *p,
 						int dest_cpu)
 {
-	struct lh_wakeup_cpu *src = per_cpu_ptr(&lh_wakeup_cpus, task_cpu(p));
+	struct lh_wakeup_cpu *src = lh_wakeup_cpu(task_cpu(p));
 	struct lh_wakeup_cpu *dst;
 	struct lh_wakeup w;
 	unsigned long flags;
@@ -373,7 +354,7 @@ static void notrace lh_probe_sched_migrate_task(void *data,
 	if (w.task != p || w.pid != p->pid)
 		return;
 
-	dst = per_cpu_ptr(&lh_wakeup_cpus, dest_cpu);
+	dst = lh_wakeup_cpu(dest_cpu);
 	flags = lh_wakeup_lock(dst);
 	lh_wakeup_offer(dst, &w);
 	lh_wakeup_unlock(dst, flags);
@@ -393,6 +374,12 @@ static __always_inline bool lh_task_running(struct task_struct *t)
  * lh_probe_sched_pi_setprio - a task's priority changes by priority
  * inheritance: if it is running on a CPU with a tracked wakeup, the best
  * priority it has before or after the change is a task the wakee met
+ *
+ * A priority change of the running task makes no switch: a boost above the
+ * wakee (rt_mutex_setprio(), constant on PREEMPT_RT) keeps the wakee from
+ * preempting, and a deboost before it runs would hide that from the switch
+ * probe. sched_setscheduler() on a running task fires no tracepoint: a wait
+ * behind a task made less important while it ran is filed (documented).
  */
 static void notrace lh_probe_sched_pi_setprio(void *data,
 					      struct task_struct *tsk,
@@ -407,7 +394,7 @@ static void notrace lh_probe_sched_pi_setprio(void *data,
 	/* Not running: if it runs before the wakee, its switch-in decides. */
 	if (!lh_task_running(tsk))
 		return;
-	wc = per_cpu_ptr(&lh_wakeup_cpus, task_cpu(tsk));
+	wc = lh_wakeup_cpu(task_cpu(tsk));
 	if (!READ_ONCE(wc->tracked.task) || prio > READ_ONCE(wc->tracked.prio))
 		return;
 
@@ -511,6 +498,16 @@ static noinline void notrace lh_wakeup_end(u64 start, u64 now,
  * @wc's lock held (interrupts are off): end it, drop it or mark it shared,
  * unlock, and file the one that ended. Calls nothing but to file what
  * lh_wakeup_file_quick() cannot, as a tail call.
+ *
+ * Every task that runs on the CPU between the waking and the switch-in is,
+ * at some switch of that CPU, either prev or next: the task running when
+ * the wakee woke is the prev of the first of them, the last one to run the
+ * prev of the switch-in itself. So comparing both with the wakee at every
+ * switch (lh_wakeup_meet()) sees every task it waited behind, and no
+ * per-CPU copy of the running task's priority, which could be stale or
+ * raced, is kept. Only a real-time or deadline task outranks: the fair
+ * class has no strict priorities, so a SCHED_OTHER thread followed by pid
+ * at most shares its priority with another fair task.
  */
 static __always_inline void lh_wakeup_switch_locked(struct lh_wakeup_cpu *wc,
 						    struct task_struct *prev,
@@ -627,7 +624,7 @@ static void lh_wakeup_clear(void)
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		struct lh_wakeup_cpu *wc = per_cpu_ptr(&lh_wakeup_cpus, cpu);
+		struct lh_wakeup_cpu *wc = lh_wakeup_cpu(cpu);
 
 		wc->lock = (arch_spinlock_t)__ARCH_SPIN_LOCK_UNLOCKED;
 		memset(&wc->tracked, 0, sizeof(wc->tracked));
