@@ -59,6 +59,8 @@
  * struct lh_wakeup - one tracked wakeup
  * @chosen: the pid filter chose it: outranked, it goes to sharedprio
  *          instead of being dropped
+ * @asleep: it was off its runqueue when it woke, so its next switch-out can
+ *          only be the end of that sleep's own switch, not a run
  */
 struct lh_wakeup {
 	struct task_struct *task;	/* identity only: never dereferenced */
@@ -68,6 +70,7 @@ struct lh_wakeup {
 	s64 timer_offset_us;	/* missed offset of the timer that woke it */
 	bool sharedprio;
 	bool chosen;
+	bool asleep;
 };
 
 /*
@@ -217,6 +220,29 @@ static noinline void notrace lh_wakeup_rival(struct task_struct *p)
 }
 
 /*
+ * lh_task_dequeued - is the woken @p off its runqueue, asleep for good?
+ *
+ * sched_waking fires once try_to_wake_up() has seen @p's sleeping state,
+ * and may fire while @p is still switching out: __schedule() has dequeued
+ * it but not yet reached sched_switch. If @p is dequeued, it cannot run
+ * before this wakeup enqueues it (after it has left its CPU), so a switch
+ * with @p as prev is the end of that switch-out. If it is still queued, the
+ * wakeup only sets it running again (ttwu_runnable()) and it may go on
+ * running without a switch: its next switch-out is a run.
+ *
+ * The read barrier orders this load after try_to_wake_up()'s load of the
+ * state, as its own smp_rmb() does for the same load after the tracepoint:
+ * without it an old 0, from before the enqueue that preceded the sleep
+ * being woken, could be read (tools/litmus/wakeup-dequeued.litmus).
+ */
+static __always_inline bool lh_task_dequeued(struct task_struct *p)
+{
+	/* after try_to_wake_up()'s load of p's state: see above */
+	smp_rmb();
+	return !READ_ONCE(p->on_rq);
+}
+
+/*
  * lh_wakeup_track - offer @p's wakeup, started at @start, to @wc, whose lock
  * the caller took with interrupts off (@flags); release it, and start the
  * counters if @p is now the tracked wakee
@@ -233,6 +259,7 @@ static __always_inline void lh_wakeup_track(struct lh_wakeup_cpu *wc,
 		.start = start,
 		.timer_offset_us = timer_offset_us,
 		.chosen = chosen,
+		.asleep = lh_task_dequeued(p),
 	};
 
 	lh_wakeup_offer(wc, &w);
@@ -526,12 +553,16 @@ static __always_inline void lh_wakeup_switch_locked(struct lh_wakeup_cpu *wc,
 
 	if (!cur->task) {
 		/* taken meanwhile by a migration */
-	} else if (prev == cur->task) {
+	} else if (prev == cur->task && !cur->asleep) {
 		/* it was running already */
 		cur->task = NULL;
 	} else {
-		/* prev ran while the wakee waited: it had to give up the CPU */
-		lh_wakeup_meet(cur, lh_task_prio(prev));
+		if (prev != cur->task)
+			/* prev ran while the wakee waited: it gave up the CPU */
+			lh_wakeup_meet(cur, lh_task_prio(prev));
+		else
+			/* woken while it switched out of its sleep: it waits now */
+			cur->asleep = false;
 		if (cur->task && next == cur->task && next->pid == cur->pid) {
 			if (lh_wakeup_wanted(next->pid, cur->prio)) {
 				start = cur->start;

@@ -31,6 +31,11 @@
  *   waking_a       the waking of A on @cpu (its wakeup and counter window
  *                  start here)
  *   switch_in_a    A switched in and out again on @cpu
+ *   switching_out_a  the waking of A while it still switches out of the
+ *                  sleep that ends (A is asleep, off its runqueue, as
+ *                  between __schedule()'s dequeue and its sched_switch),
+ *                  then that switch (A to the runner), then A switched in:
+ *                  one wakeup of A, to be measured
  *   praecox_bases  hrtimer_start of 64 CLOCK_REALTIME sleepers (made-up
  *                  timers, never expired) armed 1 s after their expiry,
  *                  enough to fill latency_hist's table of arming times
@@ -147,6 +152,28 @@ static void lh_pt_switch_in(struct task_struct *p)
 	local_irq_restore(flags);
 }
 
+/*
+ * lh_pt_switch_out - @prev, which is not current, switched out to current,
+ * with interrupts off. Only the probes registered without data are called
+ * (latency_hist's): the sched_switch trace event's, perf's and BPF's have
+ * data, and the trace event's checks that prev is current
+ * (__trace_sched_switch_state(): a BUG_ON() with CONFIG_SCHED_DEBUG).
+ */
+static void lh_pt_switch_out(struct task_struct *prev)
+{
+	struct tracepoint_func *f;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	f = rcu_dereference_sched(lh_pt_tps[LH_PT_SWITCH]->funcs);
+	for (; f && f->func; f++) {
+		if (!f->data)
+			lh_sched_switch_probe_call(f->func, NULL, prev,
+						   current);
+	}
+	local_irq_restore(flags);
+}
+
 /* lh_pt_entry - hrtimer_expire_entry of @sl, which is @late_ns late now */
 static void lh_pt_entry(struct hrtimer_sleeper *sl, ktime_t now, u64 late_ns)
 {
@@ -251,6 +278,14 @@ static void lh_pt_switch_in_a(void)
 	lh_pt_switch_in(lh_pt_a);
 }
 
+/* lh_pt_switching_out_a - A woken while it still switches out of its sleep */
+static void lh_pt_switching_out_a(void)
+{
+	lh_pt_waking(lh_pt_a);
+	lh_pt_switch_out(lh_pt_a);
+	lh_pt_switch_in(lh_pt_a);
+}
+
 /* struct lh_pt_scenario - a name for run, and what it calls */
 struct lh_pt_scenario {
 	const char *name;
@@ -261,6 +296,7 @@ static const struct lh_pt_scenario lh_pt_scenarios[] = {
 	{ "nested_expiry",	lh_pt_nested_expiry },
 	{ "waking_a",		lh_pt_waking_a },
 	{ "switch_in_a",	lh_pt_switch_in_a },
+	{ "switching_out_a",	lh_pt_switching_out_a },
 	{ "praecox_bases",	lh_pt_praecox_bases },
 };
 
@@ -291,7 +327,7 @@ static int lh_pt_run_set(const char *val, const struct kernel_param *kp)
 			break;
 	}
 	if (i == ARRAY_SIZE(lh_pt_scenarios)) {
-		pr_err("run: want nested_expiry, waking_a, switch_in_a or praecox_bases\n");
+		pr_err("run: want nested_expiry, waking_a, switch_in_a, switching_out_a or praecox_bases\n");
 		return -EINVAL;
 	}
 	if (!lh_pt_a)
@@ -321,7 +357,7 @@ MODULE_PARM_DESC(tid_a, "Thread id of wakee A, SCHED_FIFO 50 (read-only)");
 module_param_named(tid_b, lh_pt_tid_b, int, 0444);
 MODULE_PARM_DESC(tid_b, "Thread id of wakee B, SCHED_FIFO 1 (read-only)");
 module_param_cb(run, &lh_pt_run_ops, NULL, 0200);
-MODULE_PARM_DESC(run, "Write a scenario name: nested_expiry, waking_a, switch_in_a, praecox_bases");
+MODULE_PARM_DESC(run, "Write a scenario name: nested_expiry, waking_a, switch_in_a, switching_out_a, praecox_bases");
 
 /* lh_pt_wakee_fn - a wakee's body: sleep until unload */
 static int lh_pt_wakee_fn(void *unused)
