@@ -136,7 +136,7 @@ static __always_inline struct lh_sections_cpu *lh_this_sections(void)
 }
 
 /* lh_sections - the sections of @cpu, for control code */
-static struct lh_sections_cpu *lh_sections(int cpu)
+static struct lh_sections_cpu *lh_sections(unsigned int cpu)
 {
 	return per_cpu_ptr(&lh_sections_cpus, cpu);
 }

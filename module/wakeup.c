@@ -99,7 +99,7 @@ struct lh_wakeup_cpu {
 static DEFINE_PER_CPU(struct lh_wakeup_cpu, lh_wakeup_cpus);
 
 /* lh_wakeup_cpu - the wakeup state of target CPU @cpu */
-static __always_inline struct lh_wakeup_cpu *lh_wakeup_cpu(int cpu)
+static __always_inline struct lh_wakeup_cpu *lh_wakeup_cpu(unsigned int cpu)
 {
 	return per_cpu_ptr(&lh_wakeup_cpus, cpu);
 }
