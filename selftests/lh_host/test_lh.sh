@@ -108,6 +108,16 @@ case_summary_errors()
 	expect_err "no CPU 9" "--cpu 9"
 	lh summary --cpu x
 	expect_rc 2 "--cpu x"
+	# every option argument and number goes through one checker, one wording
+	for args in "--cpu|summary: --cpu needs a CPU number or all" "--cpu=|summary: --cpu needs a CPU number or all" \
+		    "--cpu=01|summary: --cpu '01' is not a CPU number or all from 0" "--cpu 99999|summary: --cpu 99999 is more than"; do
+		# shellcheck disable=SC2086 # the arguments are words
+		lh summary ${args%|*}
+		expect_rc 2 "summary ${args%|*}"
+		expect_err "${args#*|}" "summary ${args%|*}"
+	done
+	lh summary wakeup --cpu=1
+	expect_rc 0 "--cpu=1"
 	lh summary nosuchtype
 	expect_rc 2 "unknown type"
 	expect_err "unknown histogram 'nosuchtype'" "unknown type"
@@ -338,7 +348,7 @@ case_controls()
 	lh pid wakeup 4194304
 	expect_rc 0 "pid wakeup 4194304"
 	[ "$(cat "$TMP/main/wakeup/pid")" = 4194304 ] || err "pid not written"
-	for bad in -1 12x 4194305 99999999999 ""; do
+	for bad in -1 12x 4194305 99999999999 "" 007; do
 		lh pid wakeup "$bad"
 		expect_rc 2 "pid wakeup '$bad'"
 	done

@@ -412,6 +412,16 @@ case_prometheus()
 		err "prom: an interval of samples below 0 only is not -Inf"
 	lh monitor --interval 5 --count 0 --out "$TMP/m" --prom "$TMP/p/lh.txt"
 	expect_rc 2 "--prom without .prom"
+	# a summary line that goes bad within one module load (after its format
+	# check): the read fails and names the line, the monitor writes nothing
+	cp "$TMP/m/series.jsonl" "$TMP/series.before"
+	cp "$TMP/p/lh.prom" "$TMP/prom.before"
+	sed -i '2s/^\([^ ]* [^ ]* [^ ]*\) [^ ]* /\1 x.5 /' "$R/wakeup/summary"
+	lh monitor --interval 5 --count 0 --out "$TMP/m" --prom "$TMP/p/lh.prom"
+	expect_rc 2 "a malformed summary line"
+	expect_err "$R/wakeup/summary:2: mean has two decimals" "a malformed summary line"
+	cmp -s "$TMP/series.before" "$TMP/m/series.jsonl" || err "a failed read wrote to the series"
+	cmp -s "$TMP/prom.before" "$TMP/p/lh.prom" || err "a failed read wrote the Prometheus file"
 	case_end prometheus_file_is_valid_and_atomic
 }
 
