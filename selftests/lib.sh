@@ -489,12 +489,6 @@ lh_requires()
 	done
 }
 
-# lh_need_cpu1 - skip the whole test unless CPU 1 is online (2 or more CPUs)
-lh_need_cpu1()
-{
-	lh_requires cpu1
-}
-
 # lh_requires_types - lh_load: check the type: words lh_requires left
 lh_requires_types()
 {
