@@ -157,6 +157,7 @@ HOST_TESTS=(
 	"lh_host.log|lh tool host tests|sh selftests/lh_host/test_lh.sh"
 	"lh_host_monitor.log|lh monitor host tests|sh selftests/lh_host/test_monitor.sh"
 	"lh_host_explain.log|lh explain host tests|sh selftests/lh_host/test_explain.sh"
+	"check_requires.log|requirement lines of the selftests|sh selftests/check_requires.sh"
 	"litmus.log|litmus tests of the ordering (herd7, tools/memory-model)|bash tools/litmus/run.sh"
 )
 

@@ -25,6 +25,8 @@
 # VMs of scripts/run-tests.sh); on a rig it skips, saying so, rather than
 # leave its clocksource off the TSC until the next reboot. Elsewhere it
 # skips, saying why.
+#
+# requires: disposable-boot cpu1 preemptirq not-rt lh_load_test type:irqsoff
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -33,29 +35,17 @@ LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 
 N=60000		# us: a section, far above what emulation adds
 
-[ "${LH_DISPOSABLE_BOOT:-0}" = 1 ] ||
-	lh_skip_all "it marks the TSC unstable until reboot: runs only with LH_DISPOSABLE_BOOT=1 (a VM, or a rig you reboot after)"
 lh_setup
-lh_need_cpu1
 lh_load_or_bail
 lh_status_get irqsoff clock
 clock=$LH_FIELD
 lh_status_get irqsoff clock_why
 why=$LH_FIELD
-if ! lh_available irqsoff; then
-	lh_unload_or_bail
-	lh_skip_all "no preemptirq tracepoints in this kernel"
-fi
 if [ "$clock" != tsc ]; then
 	lh_unload_or_bail
 	lh_skip_all "the probes read clock=$clock here ($why), not the TSC: nothing to fall back from"
 fi
-if grep -q PREEMPT_RT /proc/version 2>/dev/null; then
-	lh_unload_or_bail
-	lh_skip_all "PREEMPT_RT: mark_tsc_unstable() cannot be called in a preempt-off section there"
-fi
-lt_load cpu=1 mode=preempt delay_us=$N count=1 ||
-	lh_skip_all "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
+lt_load cpu=1 mode=preempt delay_us=$N count=1
 lh_plan 3
 
 lh_case_begin

@@ -15,6 +15,8 @@
 # (EINVAL) unless wakeup and missed_timer_offsets are both enabled, and
 # disabling either parent disables it; so does every switch that needs
 # others (status needs=).
+#
+# requires: none
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -73,7 +75,7 @@ expect_status wakeup 0 ">0"
 lh_case_end enable_wakeup_reads_back_and_shows_in_status
 
 lh_case_begin
-if lh_available missed_timer_offsets; then
+if lh_req_met type:missed_timer_offsets; then
 	expect_status missed_timer_offsets 0 0
 	lh_expect_write_ok "$E/missed_timer_offsets" 1
 	lh_expect_content "$E/missed_timer_offsets" 1
@@ -83,8 +85,7 @@ if lh_available missed_timer_offsets; then
 	expect_status missed_timer_offsets 0 ">0"
 	lh_case_end enable_missed_timer_offsets_reads_back_and_shows_in_status
 else
-	lh_skip enable_missed_timer_offsets_reads_back_and_shows_in_status \
-		"missed_timer_offsets is not available here"
+	lh_skip enable_missed_timer_offsets_reads_back_and_shows_in_status "$LH_REQ_WHY"
 fi
 
 lh_case_begin
@@ -149,7 +150,7 @@ else
 fi
 
 lh_case_begin
-if lh_available wakeup && lh_available missed_timer_offsets; then
+if lh_req_met type:wakeup && lh_req_met type:missed_timer_offsets; then
 	lh_expect_write_errno "$E/timerandwakeup" 1 EINVAL
 	lh_expect_content "$E/timerandwakeup" 0
 	lh_expect_write_ok "$E/wakeup" 1
@@ -175,7 +176,7 @@ if lh_available wakeup && lh_available missed_timer_offsets; then
 	lh_disable_all
 	lh_case_end timerandwakeup_needs_both_parents
 else
-	lh_skip timerandwakeup_needs_both_parents "wakeup or missed_timer_offsets unavailable"
+	lh_skip timerandwakeup_needs_both_parents "$LH_REQ_WHY"
 fi
 
 # Every switch that needs others (status needs=), as timerandwakeup above:

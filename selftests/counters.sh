@@ -40,6 +40,8 @@
 #     load the counter_events parameter takes generic and type:config names
 #     but refuses "pmu/event/" ones (resolving them reads sysfs, which a
 #     parameter write must not) with EINVAL.
+#
+# requires: rt_sleeper cpu1
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -221,7 +223,7 @@ lh_expect_write_ok "$C/events" "$SET"
 lh_expect_write_ok "$C/enable" 1
 skipped=
 if ! lt_load cpu=1 mode=irq delay_us=$N count=40 gap_us=3000; then
-	lh_skip counts_over_late_timer_windows "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
+	lh_skip counts_over_late_timer_windows "$LH_REQ_WHY"
 	skipped=1
 else
 	sl_start "$LH_TMP/sl" -c 1 -p 80 -i $PERIOD -l $L || lh_bail "rt_sleeper did not start"
@@ -252,10 +254,8 @@ fi
 
 lh_case_begin
 skipped=1
-if ! lh_available irqsoff; then
-	lh_skip counts_over_irqsoff_sections "no preemptirq tracepoints in this kernel"
-elif ! lt_load cpu=1 mode=irq delay_us=$N_IRQ count=3 gap_us=3000; then
-	lh_skip counts_over_irqsoff_sections "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
+if ! lh_req_met type:irqsoff || ! lt_load cpu=1 mode=irq delay_us=$N_IRQ count=3 gap_us=3000; then
+	lh_skip counts_over_irqsoff_sections "$LH_REQ_WHY"
 else
 	skipped=
 	lh_reset irqsoff
@@ -291,7 +291,7 @@ lh_case_end changing_the_set_while_counting
 
 lh_case_begin
 if ! pt_load 1; then
-	lh_skip window_across_a_counting_restart "lh_probe_test is not built (make -C selftests modules)"
+	lh_skip window_across_a_counting_restart "$LH_REQ_WHY"
 else
 	lh_filter wakeup "$PT_A"
 	lh_expect_write_ok "$LH_DIR/enable/wakeup" 1
@@ -324,8 +324,8 @@ else
 fi
 
 lh_case_begin
-if [ ! -w "$CPU1" ]; then
-	lh_skip offline_and_online_while_counting "CPU 1 cannot go offline here"
+if ! lh_req_met cpu1-hotplug; then
+	lh_skip offline_and_online_while_counting "$LH_REQ_WHY"
 else
 	lh_expect_write_ok "$LH_DIR/enable/wakeup" 1
 	echo 0 >"$CPU1" || lh_err "cannot offline CPU 1"

@@ -36,6 +36,8 @@
 # that is not fewer than its sections.
 # Needs a kernel with the preemptirq tracepoints (IRQSOFF_TRACER and
 # PREEMPT_TRACER); elsewhere it skips (tree.sh checks those kernels).
+#
+# requires: cpu1 preemptirq lh_load_test type:irqsoff
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -46,14 +48,8 @@ COUNT=3
 GAP_US=3000
 
 lh_setup
-lh_need_cpu1
 lh_load_or_bail
-if ! lh_available irqsoff; then
-	lh_unload_or_bail
-	lh_skip_all "no preemptirq tracepoints in this kernel"
-fi
-lt_load cpu=1 gap_us=$GAP_US ||
-	lh_skip_all "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
+lt_load cpu=1 gap_us=$GAP_US
 lh_plan 13
 
 # cs_consistent FILE - print "ok" or what is inconsistent in one copy of a CPUx file
@@ -289,8 +285,8 @@ lh_case_end interrupts_landing_in_preempt_probes_are_measured
 
 lh_case_begin
 online=/sys/devices/system/cpu/cpu1/online
-if [ ! -w "$online" ]; then
-	lh_skip offline_time_is_not_a_section "CPU 1 cannot be taken offline"
+if ! lh_req_met cpu1-hotplug; then
+	lh_skip offline_time_is_not_a_section "$LH_REQ_WHY"
 else
 	for h in irqsoff preemptoff preemptirqsoff; do
 		lh_write "$LH_DIR/$h/reset" 1 || lh_err "cannot reset $h"

@@ -12,6 +12,8 @@
 # too); the seed document's
 # reset-all loop, run unchanged inside the tree, empties every histogram
 # again after samples were taken; reading a reset file fails.
+#
+# requires: none
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"

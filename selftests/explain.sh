@@ -66,6 +66,8 @@
 #     wakeup/explain-CPU1: its window, the local timer; --json its window.
 # Emulation is noisy: injected waits are several ms, bounds are lower bounds.
 # The record's own window is printed in the log, so a failure shows its story.
+#
+# requires: rt_sleeper cpu1 rt_hog lh_load_test
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -92,7 +94,6 @@ x_cleanup()
 	HOG=
 }
 LH_CLEANUP_HOOKS="$LH_CLEANUP_HOOKS x_cleanup"
-[ -x "$LH_BINDIR/rt_hog" ] || lh_skip_all "rt_hog is not built (make -C selftests)"
 lh_plan 13
 lh_load_or_bail
 
@@ -361,8 +362,8 @@ grep '^replay' "$LH_DIR/explain/status" | while IFS= read -r l; do lh_diag "expl
 
 # lh explain tells the same story as the file, in text and JSON
 lh_case_begin
-if [ ! -r "$LH_TOOL" ]; then
-	lh_skip lh_explain_tells_the_story "scripts/lh is not beside the selftests"
+if ! lh_req_met lh-tool; then
+	lh_skip lh_explain_tells_the_story "$LH_REQ_WHY"
 else
 	f=$(x_file wakeup 1)
 	LH_ROOT=$LH_DIR sh "$LH_TOOL" explain wakeup --cpu 1 >"$LH_TMP/story" 2>&1 ||
@@ -399,8 +400,8 @@ lh_case_end preempt_off_section_is_the_owners_time
 x_section_case()
 {
 	lh_case_begin
-	if ! lh_available "$2"; then
-		lh_skip "$4" "no preemptirq tracepoints in this kernel"
+	if ! lh_req_met "type:$2"; then
+		lh_skip "$4" "$LH_REQ_WHY"
 		return
 	fi
 	echo "$1" >"$LT_PARAMS/mode"

@@ -13,6 +13,8 @@
 # "(none)", or explain a window of at least the maximum irqsoff/CPU1 held
 # before (issue 33 item 3: the first short section after explain came on
 # became "the worst window"). Only where the preemptirq tracepoints exist.
+#
+# requires: cpu1 preemptirq lh_load_test type:irqsoff
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -22,13 +24,9 @@ LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 S=100000	# us: the irqs-off section filed before explain comes on
 
 lh_setup
-lh_need_cpu1
-[ "$(lh_preemptirq_tracepoints)" != absent ] ||
-	lh_skip_all "no preemptirq tracepoints in this kernel"
 lh_plan 2
 lh_load_or_bail
-lh_available irqsoff || lh_skip_all "irqsoff is not available here"
-lt_load mode=irq cpu=1 || lh_skip_all "lh_load_test is not built (make -C selftests modules)"
+lt_load mode=irq cpu=1
 
 lh_case_begin
 echo $S >"$LT_PARAMS/delay_us"

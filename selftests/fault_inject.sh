@@ -19,6 +19,8 @@
 # either fails with ENOMEM and leaves no module and no debugfs directory,
 # or loads with the whole tree. The kernel log stays clean. Elsewhere it
 # skips.
+#
+# requires: failslab module-file
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -30,9 +32,6 @@ LOADS=${LH_FAULT_LOADS:-30}	# loads with random allocation failures
 
 lh_setup
 FS=$LH_DEBUGFS/failslab
-[ -e /proc/self/fail-nth ] && [ -d "$FS" ] ||
-	lh_skip_all "kernel without failslab and fail-nth (CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_DEBUG_FS)"
-[ -n "${LH_MODULE:-}" ] || lh_skip_all "needs LH_MODULE (the .ko to load under faults)"
 lh_plan 4
 
 # failslab as it was, put back on exit

@@ -16,6 +16,8 @@
 # show. Then every readable file reads the same whole, by pread() at random
 # offsets and sizes, and in chunks of 1, 7, 13, 64, 4093 and 4097 bytes.
 # LH_FUZZ_SEED (default: the time) makes a run reproducible; it is logged.
+#
+# requires: lh_fuzz
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -30,7 +32,6 @@ INT_MAX=2147483647
 P=$LH_SYSMOD/parameters
 
 lh_setup
-[ -x "$FUZZ" ] || lh_skip_all "lh_fuzz is not built (make -C selftests)"
 lh_plan 4
 lh_load_or_bail
 

@@ -14,6 +14,8 @@
 # it records again; at the end the module unloads with no reference left.
 # Needs a second CPU that can go offline; more CPUs make it harder (the
 # stress run boots 4).
+#
+# requires: rt_sleeper lh_readcheck
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -23,8 +25,6 @@ ROUNDS=${LH_HOTPLUG_ROUNDS:-$(lh_quick 2 4)}
 SYSCPU=/sys/devices/system/cpu
 
 lh_setup
-[ -x "$LH_BINDIR/rt_sleeper" ] && [ -x "$LH_BINDIR/lh_readcheck" ] ||
-	lh_skip_all "rt_sleeper or lh_readcheck is not built (make -C selftests)"
 # The CPUs that can go offline: online now, with an online file.
 PLUGGABLE=
 for c in $LH_CPUS; do

@@ -33,12 +33,11 @@ lt_cleanup()
 }
 LH_CLEANUP_HOOKS="$LH_CLEANUP_HOOKS lt_cleanup"
 
-# lt_load PARAM=VALUE... - insmod lh_load_test; returns 1 (the caller skips)
-# if LH_LOAD_TEST_MODULE is not set, bails if it does not load
+# lt_load PARAM=VALUE... - insmod lh_load_test; returns 1 (the caller skips
+# with LH_REQ_WHY) if LH_LOAD_TEST_MODULE is not set, bails if it does not load
 lt_load()
 {
-	[ -n "${LH_LOAD_TEST_MODULE:-}" ] && [ -r "$LH_LOAD_TEST_MODULE" ] ||
-		return 1
+	lh_req_met lh_load_test || return 1
 	insmod "$LH_LOAD_TEST_MODULE" "$@" ||
 		lh_bail "cannot load lh_load_test $*"
 	LT_LOADED=1
@@ -81,13 +80,12 @@ lt_noise_reason()
 
 # pt_load CPU - insmod lh_probe_test (next to lh_load_test.ko) with its
 # wakees on CPU; sets PT_A and PT_B to their tids. Returns 1 (the caller
-# skips) if it was not built, bails if it does not load.
+# skips with LH_REQ_WHY) if it was not built, bails if it does not load.
 pt_load()
 {
-	local ko
-	ko=${LH_LOAD_TEST_MODULE:+${LH_LOAD_TEST_MODULE%/*}/lh_probe_test.ko}
-	[ -n "$ko" ] && [ -r "$ko" ] || return 1
-	insmod "$ko" cpu="$1" || lh_bail "cannot load lh_probe_test cpu=$1"
+	lh_req_met lh_probe_test || return 1
+	insmod "${LH_LOAD_TEST_MODULE%/*}/lh_probe_test.ko" cpu="$1" ||
+		lh_bail "cannot load lh_probe_test cpu=$1"
 	PT_LOADED=1
 	PT_A=$(cat "$PT_PARAMS/tid_a")
 	PT_B=$(cat "$PT_PARAMS/tid_b")

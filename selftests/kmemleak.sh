@@ -11,6 +11,8 @@
 # filters, resets, status read -> unload, kmemleak finds no new unreferenced
 # object. kmemleak reports only objects older than 5 s, so the test waits
 # that long before its final scans. Elsewhere it skips.
+#
+# requires: kmemleak
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -19,7 +21,6 @@ KMEMLEAK=/sys/kernel/debug/kmemleak
 cycles=${LH_CYCLES:-3}
 
 lh_setup
-[ -e "$KMEMLEAK" ] || lh_skip_all "kernel without kmemleak (CONFIG_DEBUG_KMEMLEAK)"
 echo clear >"$KMEMLEAK" 2>/dev/null ||
 	lh_skip_all "kmemleak is disabled (kmemleak=off or it turned itself off)"
 lh_plan 3

@@ -31,6 +31,8 @@
 # A last case enables every available type and lets the monitor run three
 # intervals: every interval has its records, and the CPU time of a read is
 # printed (the figure Documentation/lh.rst quotes).
+#
+# requires: rt_sleeper cpu1 lh-tool lh_load_test
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -46,9 +48,6 @@ BOUND=$((N / 2))
 PRIO=80
 
 sl_setup
-[ -r "$LH_TOOL" ] || lh_skip_all "scripts/lh is not beside the selftests"
-[ -n "${LH_LOAD_TEST_MODULE:-}" ] && [ -r "$LH_LOAD_TEST_MODULE" ] ||
-	lh_skip_all "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
 lh_plan 6
 lh_load_or_bail
 lt_load cpu=1 mode=preempt delay_us=$N count=1 gap_us=0 ||

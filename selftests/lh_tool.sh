@@ -17,6 +17,8 @@
 #   - `lh prom` counts equal the CPUx totals;
 #   - `lh summary` prints exactly the summary files' lines, and a
 #     `lh compare` gate on the maximum trips on the injected latency.
+#
+# requires: rt_sleeper cpu1 lh-tool lh_load_test
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -33,9 +35,6 @@ SECTIONS=48	# 3 ms gaps, >= 11 ms a cycle: outlasts the loops (wakeup_injected.s
 PRIO=80
 
 sl_setup
-[ -r "$LH_TOOL" ] || lh_skip_all "scripts/lh is not beside the selftests"
-[ -n "${LH_LOAD_TEST_MODULE:-}" ] && [ -r "$LH_LOAD_TEST_MODULE" ] ||
-	lh_skip_all "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
 lh_plan 6
 lh_load_or_bail
 lt_load cpu=1 mode=preempt delay_us=$N count=$SECTIONS gap_us=3000 ||

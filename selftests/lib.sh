@@ -4,8 +4,9 @@
 # lib.sh - what every selftest needs: KTAP output, setup and cleanup, module
 # load/unload, the status file and the controls, writes, and the kernel log
 #
-# Sourced by every test script (". lib.sh"), never run on its own; the
-# others are sourced after it by the tests that need them: hist_lib.sh (the
+# Sourced by every test script (". lib.sh"), and by run.sh for the checks of
+# the tests' requirements; never run on its own. The others are sourced after
+# it by the tests that need them: hist_lib.sh (the
 # readers of CPUx, max_latency-CPUx and the checks over them), sleeper_lib.sh
 # (the rt_sleeper handshake), inject_lib.sh (lh_load_test, lh_probe_test),
 # validate_lib.sh (comparisons with other tools). POSIX sh only: the tests
@@ -228,7 +229,8 @@ lh_find_debugfs()
 	LH_DIR=$LH_DEBUGFS/$LH_NAME
 }
 
-# lh_setup - common start: root, debugfs, module available and not loaded
+# lh_setup - common start: root, debugfs, module available and not loaded,
+# and what the test's "# requires:" line asks for
 #
 # Prints the KTAP header; skips the whole test when it cannot run here.
 lh_setup()
@@ -253,18 +255,248 @@ lh_setup()
 	LH_CPUS=$(lh_possible_cpus | tr '\n' ' ')
 	LH_CPU0=${LH_CPUS%% *}
 	[ -n "$LH_CPU0" ] || lh_skip_all "cannot read /sys/devices/system/cpu/possible"
+	if lh_req_header "$0"; then
+		# shellcheck disable=SC2086 # a word list
+		lh_requires $LH_REQ
+	fi
 	LH_TMP=$(mktemp -d "${TMPDIR:-/tmp}/lh-$LH_TEST.XXXXXX") ||
 		lh_skip_all "cannot create a temporary directory"
 	lh_mark "$LH_TEST start"
 	LH_START_MARK=$LH_MARK
 }
 
-# lh_need_cpu1 - skip the whole test unless CPU 1 is online (2 or more CPUs)
-lh_need_cpu1()
+# ---------------------------------------------------------------- requirements
+#
+# A test says what it needs on one line of its header, as ftracetest's test.d
+# files do, and the runner checks it before the test loads anything:
+#
+#   # requires: rt_sleeper cpu1 preemptirq lh_load_test type:irqsoff
+#
+# run.sh reports a test whose requirement is not met as a SKIP with the
+# requirement's reason, without starting it; lh_setup checks the line again
+# (a test run on its own), in its order, and lh_load the type: words, which
+# need the module's status. A test that needs nothing more than lh_setup
+# checks says "none". Where only one test case needs something, the case
+# asks lh_req_met and skips with its LH_REQ_WHY: one wording per requirement.
+# The words (check_requires.sh, a host test, rejects any other):
+#   cpu1               CPU 1 online (2 or more CPUs)
+#   cpu1-hotplug       CPU 1 can be taken offline
+#   disposable-boot    LH_DISPOSABLE_BOOT=1: the test leaves the boot changed
+#   icount             LH_VM_ICOUNT=1: the guest runs in instruction time
+#   not-rt, not-lockdep  a kernel without PREEMPT_RT, without lockdep
+#   lockdown           the kernel is locked down (LH_LOCKDOWN gets the level)
+#   preemptirq         the kernel has the preemptirq tracepoints (or cannot
+#                      tell: then a type: word decides after the load)
+#   failslab kmemleak s2idle rtc-wakealarm ns_last_pid tracefs
+#   synthetic-events timerlat   those kernel features
+#   lh_load_test lh_probe_test  the test modules (inject_lib.sh)
+#   module-file        LH_MODULE names the .ko (modprobe will not do)
+#   packaged-lh        LH_PKG_LH names the packaged lh (the package boot)
+#   lh-tool            scripts/lh beside the selftests (or LH_TOOL)
+#   rt_sleeper rt_hog timer_fd lh_readcheck lh_write lh_fuzz
+#                      helper programs built by make -C selftests
+#   cyclictest rtla trace-cmd rtcwake   programs installed on the system
+#   type:NAME          status says histogram NAME is available
+LH_REQ_WORDS="none cpu1 cpu1-hotplug disposable-boot icount not-rt not-lockdep
+lockdown preemptirq failslab kmemleak s2idle rtc-wakealarm ns_last_pid tracefs
+synthetic-events timerlat lh_load_test lh_probe_test module-file packaged-lh
+lh-tool rt_sleeper rt_hog timer_fd lh_readcheck lh_write lh_fuzz cyclictest
+rtla trace-cmd rtcwake type:NAME"
+LH_REQ=			# the words of this test's "# requires:" line
+LH_REQ_MET=		# the words found met so far (each is checked once)
+LH_REQ_TYPES=		# the type: words, checked at the first load
+LH_REQ_WHY=		# why the last requirement lh_req_met tried is not met
+LH_LOCKDOWN=		# the lockdown level, after lh_req_met lockdown
+
+# lh_req_header FILE - LH_REQ gets the words of FILE's "# requires:" line
+# (builtins only: run.sh reads every test's); false if its header has none
+lh_req_header()
 {
-	awk -F, '{ for (i = 1; i <= NF; i++) if ($i ~ /-/ || $i == "1") { f = 1; exit } }
-		END { exit !f }' /sys/devices/system/cpu/online ||
-		lh_skip_all "needs CPU 1 online (2 or more CPUs)"
+	local line
+	LH_REQ=
+	while IFS= read -r line; do
+		case $line in
+		"# requires:"*)
+			LH_REQ=${line#"# requires:"}
+			return 0
+			;;
+		"#"* | "") ;;
+		*) break ;;
+		esac
+	done <"$1"
+	return 1
+}
+
+# lh_req_met WORD - true if requirement WORD is met here; else LH_REQ_WHY
+# says why not (the SKIP reason); 2 for a word that is not a requirement
+lh_req_met()
+{
+	local dir
+	LH_REQ_WHY=
+	case " $LH_REQ_MET " in *" $1 "*) return 0 ;; esac
+	case $1 in
+	none) ;;
+	cpu1)
+		awk -F, '{ for (i = 1; i <= NF; i++) if ($i ~ /-/ || $i == "1") { f = 1; exit } }
+			END { exit !f }' /sys/devices/system/cpu/online ||
+			LH_REQ_WHY="needs CPU 1 online (2 or more CPUs)"
+		;;
+	cpu1-hotplug)
+		[ -w /sys/devices/system/cpu/cpu1/online ] ||
+			LH_REQ_WHY="CPU 1 cannot be taken offline here"
+		;;
+	disposable-boot)
+		[ "${LH_DISPOSABLE_BOOT:-0}" = 1 ] ||
+			LH_REQ_WHY="it leaves the boot changed: runs only with LH_DISPOSABLE_BOOT=1 (a VM, or a rig you reboot after)"
+		;;
+	icount)
+		[ "${LH_VM_ICOUNT:-0}" = 1 ] ||
+			LH_REQ_WHY="needs instruction time (LH_VM_ICOUNT=1, scripts/validate.sh)"
+		;;
+	not-rt)
+		! grep -q PREEMPT_RT /proc/version 2>/dev/null ||
+			LH_REQ_WHY="PREEMPT_RT kernel: this test runs only without PREEMPT_RT"
+		;;
+	not-lockdep)
+		# The validate_* tests: on a lockdep kernel a probe's slow paths
+		# (lockdep validating a lock chain it sees for the first time) fall
+		# between the two tools' clock reads: one sample in 400 differed by
+		# 5 to 27 us on 6.12-preempt. The agreement is checked on
+		# production kernels.
+		[ ! -e /proc/lockdep ] ||
+			LH_REQ_WHY="lockdep kernel: probe slow paths skew single samples"
+		;;
+	lockdown)
+		# The level shows in securityfs; a kernel without it says so in its log.
+		dir=/sys/kernel/security
+		[ -r "$dir/lockdown" ] || mount -t securityfs securityfs "$dir" 2>/dev/null
+		if [ -r "$dir/lockdown" ]; then
+			LH_LOCKDOWN=$(cat "$dir/lockdown")
+		else
+			LH_LOCKDOWN=$(dmesg | sed -n 's/.*\(Kernel is locked down from .*\); see.*/\1/p' | head -n 1)
+		fi
+		case $LH_LOCKDOWN in
+		*"[integrity]"* | *"[confidentiality]"* | "Kernel is locked down from"*) ;;
+		*) LH_REQ_WHY="the kernel is not locked down (boot with lockdown=integrity)" ;;
+		esac
+		;;
+	preemptirq)
+		[ "$(lh_preemptirq_tracepoints)" != absent ] ||
+			LH_REQ_WHY="no preemptirq tracepoints in this kernel"
+		;;
+	failslab)
+		[ -e /proc/self/fail-nth ] && [ -d "$LH_DEBUGFS/failslab" ] ||
+			LH_REQ_WHY="kernel without failslab and fail-nth (CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_DEBUG_FS)"
+		;;
+	kmemleak)
+		[ -e "$LH_DEBUGFS/kmemleak" ] ||
+			LH_REQ_WHY="kernel without kmemleak (CONFIG_DEBUG_KMEMLEAK)"
+		;;
+	s2idle)
+		grep -qw s2idle /sys/power/mem_sleep 2>/dev/null ||
+			LH_REQ_WHY="this kernel cannot suspend to idle (no s2idle in /sys/power/mem_sleep)"
+		;;
+	rtc-wakealarm)
+		[ -e /sys/class/rtc/rtc0/wakealarm ] ||
+			LH_REQ_WHY="no RTC with a wake alarm (rtc0)"
+		;;
+	ns_last_pid)
+		[ -w /proc/sys/kernel/ns_last_pid ] ||
+			LH_REQ_WHY="no writable /proc/sys/kernel/ns_last_pid to choose a thread id"
+		;;
+	tracefs)
+		lh_tracefs >/dev/null || LH_REQ_WHY="no tracefs"
+		;;
+	synthetic-events)
+		dir=$(lh_tracefs) && [ -w "$dir/synthetic_events" ] ||
+			LH_REQ_WHY="no hist triggers / synthetic events in this kernel"
+		;;
+	timerlat)
+		dir=$(lh_tracefs) && grep -qw timerlat "$dir/available_tracers" ||
+			LH_REQ_WHY="no timerlat tracer in this kernel"
+		;;
+	lh_load_test)
+		[ -n "${LH_LOAD_TEST_MODULE:-}" ] && [ -r "$LH_LOAD_TEST_MODULE" ] ||
+			LH_REQ_WHY="LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
+		;;
+	lh_probe_test)
+		# built next to lh_load_test.ko
+		dir=${LH_LOAD_TEST_MODULE:+${LH_LOAD_TEST_MODULE%/*}}
+		[ -n "$dir" ] && [ -r "$dir/lh_probe_test.ko" ] ||
+			LH_REQ_WHY="lh_probe_test is not built (make -C selftests modules)"
+		;;
+	module-file)
+		[ -n "${LH_MODULE:-}" ] ||
+			LH_REQ_WHY="needs LH_MODULE (the .ko to load, not modprobe's)"
+		;;
+	packaged-lh)
+		[ -n "${LH_PKG_LH:-}" ] && [ -r "$LH_PKG_LH" ] ||
+			LH_REQ_WHY="LH_PKG_LH (the packaged lh) is not set: scripts/run-tests.sh sets it in the package boot"
+		;;
+	lh-tool)
+		[ -r "${LH_TOOL:-$LH_TESTDIR/../scripts/lh}" ] ||
+			LH_REQ_WHY="scripts/lh is not beside the selftests"
+		;;
+	rt_sleeper | rt_hog | timer_fd | lh_readcheck | lh_write | lh_fuzz)
+		[ -x "$LH_BINDIR/$1" ] ||
+			LH_REQ_WHY="$1 is not built (make -C selftests)"
+		;;
+	cyclictest | rtla | trace-cmd | rtcwake)
+		if ! command -v "$1" >/dev/null 2>&1; then
+			case $1 in
+			cyclictest) LH_REQ_WHY="cyclictest (rt-tests) is not installed" ;;
+			rtcwake) LH_REQ_WHY="rtcwake (util-linux) is not installed" ;;
+			*) LH_REQ_WHY="$1 is not installed" ;;
+			esac
+		fi
+		;;
+	type:?*)
+		if ! lh_available "${1#type:}"; then
+			dir=$(lh_status_line "${1#type:}")
+			case $dir in
+			*" reason="*) dir=": ${dir#* reason=}" ;;
+			*) dir= ;;
+			esac
+			LH_REQ_WHY="${1#type:} is not available here$dir"
+		fi
+		;;
+	*)
+		LH_REQ_WHY="unknown requirement '$1' (lib.sh: LH_REQ_WORDS)"
+		return 2
+		;;
+	esac
+	[ -z "$LH_REQ_WHY" ] || return 1
+	LH_REQ_MET="$LH_REQ_MET $1"
+}
+
+# lh_requires WORD... - skip the whole test unless every requirement is met
+# (an unknown word ends it); the type: words wait for the first load
+lh_requires()
+{
+	local w
+	for w in "$@"; do
+		case $w in
+		type:*)
+			if ! lh_loaded; then
+				LH_REQ_TYPES="$LH_REQ_TYPES $w"
+				continue
+			fi
+			;;
+		esac
+		lh_req_met "$w" && continue
+		[ $? -ne 2 ] || lh_bail "$LH_REQ_WHY"
+		lh_skip_all "$LH_REQ_WHY"
+	done
+}
+
+# lh_requires_types - lh_load: check the type: words lh_requires left
+lh_requires_types()
+{
+	local types
+	types=$LH_REQ_TYPES
+	LH_REQ_TYPES=
+	# shellcheck disable=SC2086 # a word list
+	lh_requires $types
 }
 
 # ---------------------------------------------------------------- module
@@ -286,6 +518,7 @@ lh_load()
 	LH_LOADED_BY_US=1
 	[ -d "$LH_DIR" ] || return 1
 	lh_load_types || lh_diag "$LH_TEST: cannot read the types from $LH_DIR/status"
+	[ -z "$LH_REQ_TYPES" ] || lh_requires_types
 }
 
 # lh_status_rows - print "name switch needs pid max counters" per status line

@@ -13,6 +13,8 @@
 # unhook the probes itself; unloading while a CPU file is held open either
 # fails cleanly (EBUSY, then succeeds once it is closed) or succeeds and the
 # open file reads no data; and the kernel log stays free of warnings.
+#
+# requires: none
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"

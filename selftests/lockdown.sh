@@ -17,6 +17,8 @@
 # (LH_LOAD_TEST_MODULE, when given) is refused with EPERM; scripts/lh's
 # enable, pid, reset, disable and run fall back to those parameters, say so,
 # and its status and summary still read; the kernel log stays clean.
+#
+# requires: lockdown lh_write
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -24,24 +26,11 @@ LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 
 W=$LH_BINDIR/lh_write
 LH_TOOL=${LH_TOOL:-$LH_TESTDIR/../scripts/lh}
-SECFS=/sys/kernel/security
 P=$LH_SYSMOD/parameters
 
 lh_setup
-# The level shows in securityfs; a kernel without it says so in its log.
-[ -r "$SECFS/lockdown" ] || mount -t securityfs securityfs "$SECFS" 2>/dev/null
-if [ -r "$SECFS/lockdown" ]; then
-	level=$(cat "$SECFS/lockdown")
-else
-	level=$(dmesg | sed -n 's/.*\(Kernel is locked down from .*\); see.*/\1/p' | head -n 1)
-fi
-case $level in
-*"[integrity]"* | *"[confidentiality]"* | "Kernel is locked down from"*) ;;
-*) lh_skip_all "the kernel is not locked down (boot with lockdown=integrity)" ;;
-esac
-[ -x "$W" ] || lh_skip_all "lh_write is not built (make -C selftests)"
 lh_plan 7
-lh_diag "lockdown: $level"
+lh_diag "lockdown: $LH_LOCKDOWN"
 
 lh_case_begin
 lh_load || lh_bail "cannot load $LH_MODULE under lockdown: is it signed with a key this kernel trusts?"
@@ -122,13 +111,13 @@ else
 fi
 
 lh_case_begin
-if [ -r "${LH_LOAD_TEST_MODULE:-}" ]; then
+if lh_req_met lh_load_test; then
 	out=$("$W" -M "$LH_LOAD_TEST_MODULE" "")
 	[ "$out" = EPERM ] || lh_err "the unsigned lh_load_test.ko: '$out', expected EPERM"
 	[ ! -d /sys/module/lh_load_test ] || { rmmod lh_load_test; lh_err "an unsigned module loaded"; }
 	lh_case_end an_unsigned_module_is_refused
 else
-	lh_skip an_unsigned_module_is_refused "LH_LOAD_TEST_MODULE (an unsigned module) is not set"
+	lh_skip an_unsigned_module_is_refused "$LH_REQ_WHY"
 fi
 
 lh_unload_or_bail

@@ -14,6 +14,8 @@
 # enable_timerandwakeup obeys the same parent rule; reset takes every
 # histogram name and "all" and refuses unknown names; load-time arguments
 # (enable_wakeup=1 wakeup_pid=1) take effect and an invalid one fails the load.
+#
+# requires: none
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -155,7 +157,7 @@ expect_param_rejects missed_timer_offsets_pid EINVAL 4194305 4294967296
 lh_case_end invalid_parameter_values_are_rejected
 
 lh_case_begin
-if lh_available wakeup && lh_available missed_timer_offsets; then
+if lh_req_met type:wakeup && lh_req_met type:missed_timer_offsets; then
 	expect_param_rejects enable_timerandwakeup EINVAL 1
 	lh_expect_write_ok "$P/enable_wakeup" 1
 	lh_expect_write_ok "$P/enable_missed_timer_offsets" 1
@@ -166,8 +168,7 @@ if lh_available wakeup && lh_available missed_timer_offsets; then
 	lh_disable_all
 	lh_case_end enable_timerandwakeup_parameter_needs_both_parents
 else
-	lh_skip enable_timerandwakeup_parameter_needs_both_parents \
-		"wakeup or missed_timer_offsets unavailable"
+	lh_skip enable_timerandwakeup_parameter_needs_both_parents "$LH_REQ_WHY"
 fi
 
 lh_case_begin

@@ -8,6 +8,10 @@
 # LH_TEST_TIMEOUT), indenting its output with "# " as kselftest's runner does.
 # LH_SKIP_TESTS holds one "NAME REASON..." per line: those tests are not run
 # and are reported as "ok N selftests: latency_hist: NAME # SKIP REASON".
+# Nor is a test whose "# requires:" line (lib.sh, "requirements") asks for
+# something missing here: "ok N ... NAME # SKIP REASON" with the reason of
+# its first unmet requirement, counted as the test's own whole-test skip
+# would be; the type: words need the module loaded and are the test's to check.
 # Ends with one "N passed, N failed, N skipped" summary line for CI and the
 # kselftest "# Totals:" line that sums every subtest's own totals. A test that
 # dies, times out or prints no totals line counts as one error.
@@ -20,6 +24,8 @@
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 cd "$LH_TESTDIR" || exit 1
+# shellcheck source=lib.sh
+. "$LH_TESTDIR/lib.sh"
 
 if [ -n "${LH_TESTS:-}" ]; then
 	tests=$LH_TESTS
@@ -36,7 +42,9 @@ else
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/lh-run.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+# the requirement checks read debugfs (failslab, kmemleak, tracing)
+lh_find_debugfs
+trap 'rm -rf "$tmp"; [ -z "$LH_MOUNTED_DEBUGFS" ] || umount "$LH_DEBUGFS" 2>/dev/null' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -50,6 +58,20 @@ skip_reason() {
 	printf '%s\n' "${LH_SKIP_TESTS:-}" | awk -v t="$1" '
 		$1 == t && !found { found = 1; $1 = ""; sub(/^ +/, ""); print }
 		END { exit !found }'
+}
+
+# unmet NAME - true if a requirement of test NAME is not met here (LH_REQ_WHY
+# says which), 2 if its "# requires:" line has a word that is none, false if
+# every one is met (as far as can be told without the module)
+unmet() {
+	lh_req_header "$1" || return 1
+	for w in $LH_REQ; do
+		case $w in type:*) continue ;; esac
+		lh_req_met "$w" && continue
+		[ $? -ne 2 ] || return 2
+		return 0
+	done
+	return 1
 }
 
 echo "TAP version 13"
@@ -73,6 +95,23 @@ for t in $tests; do
 		tests_failed=$((tests_failed + 1))
 		continue
 	fi
+	unmet "$t"
+	case $? in
+	1) ;;
+	2)
+		echo "not ok $n selftests: latency_hist: $t # $LH_REQ_WHY"
+		error=$((error + 1))
+		tests_failed=$((tests_failed + 1))
+		continue
+		;;
+	*)
+		# as the test's lh_skip_all: its plan, no subtest counted
+		echo "# 1..0 # SKIP $LH_REQ_WHY"
+		echo "ok $n selftests: latency_hist: $t # SKIP $LH_REQ_WHY"
+		tests_skipped=$((tests_skipped + 1))
+		continue
+		;;
+	esac
 	# The subtest's output streams through (so a hang shows how far it got)
 	# and is kept for its totals line.
 	: >"$tmp/out"

@@ -46,9 +46,7 @@ LH_CLEANUP_HOOKS="sl_cleanup $LH_CLEANUP_HOOKS"
 sl_setup()
 {
 	lh_setup
-	[ -x "$LH_BINDIR/rt_sleeper" ] ||
-		lh_skip_all "rt_sleeper is not built (make -C selftests)"
-	lh_need_cpu1
+	lh_requires rt_sleeper cpu1
 }
 
 # sl_start_bin PROGRAM OUTFILE ARGS... - start PROGRAM -w ARGS in the

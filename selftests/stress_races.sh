@@ -23,6 +23,8 @@
 # After the storm the controls still work (reset empties every histogram of
 # every possible CPU, recording starts again), the module's reference count
 # is 0 and it unloads, and the kernel log is clean.
+#
+# requires: rt_sleeper lh_readcheck
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -31,8 +33,6 @@ LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 SECONDS_RUN=${LH_STRESS_SECONDS:-$(lh_quick 5 10)}
 
 lh_setup
-[ -x "$LH_BINDIR/rt_sleeper" ] && [ -x "$LH_BINDIR/lh_readcheck" ] ||
-	lh_skip_all "rt_sleeper or lh_readcheck is not built (make -C selftests)"
 lh_plan 4
 lh_load_or_bail
 

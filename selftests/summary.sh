@@ -14,6 +14,8 @@
 # samples first; "all" from the rows of every CPU added up. The CPUx files
 # do not carry the values of out-of-range samples, so where a CPU has any,
 # min/max/mean are checked against its header instead.
+#
+# requires: none
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"

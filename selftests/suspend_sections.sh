@@ -18,6 +18,8 @@
 #  3. the guest's dmesg is clean.
 # Suspending changes the boot (timekeeping, devices): runs only with
 # LH_DISPOSABLE_BOOT=1 (a VM).
+#
+# requires: disposable-boot s2idle rtcwake rtc-wakealarm
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -27,12 +29,6 @@ W=5	# s asleep
 SECTIONS="irqsoff preemptoff preemptirqsoff"
 
 lh_setup
-[ "${LH_DISPOSABLE_BOOT:-0}" = 1 ] ||
-	lh_skip_all "it suspends the machine: runs only with LH_DISPOSABLE_BOOT=1 (a VM)"
-grep -qw s2idle /sys/power/mem_sleep 2>/dev/null ||
-	lh_skip_all "this kernel cannot suspend to idle (no s2idle in /sys/power/mem_sleep)"
-command -v rtcwake >/dev/null || lh_skip_all "rtcwake (util-linux) is not installed"
-[ -e /sys/class/rtc/rtc0/wakealarm ] || lh_skip_all "no RTC with a wake alarm (rtc0)"
 lh_plan 3
 lh_load_or_bail
 

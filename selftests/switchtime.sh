@@ -35,6 +35,8 @@
 #     seccomp filter denies before sys_enter. wakeup/ files the SIGCONT
 #     wakeup, switchtime nothing (issue 33 item 4: it filed the spin,
 #     ~SPIN_MS ms).
+#
+# requires: rt_sleeper cpu1 rt_hog type:wakeup type:missed_timer_offsets type:timerandwakeup type:switchtime type:timerwakeupswitch
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -59,12 +61,8 @@ st_cleanup()
 LH_CLEANUP_HOOKS="st_cleanup $LH_CLEANUP_HOOKS"
 
 sl_setup
-[ -x "$LH_BINDIR/rt_hog" ] || lh_skip_all "rt_hog is not built (make -C selftests)"
 lh_plan 8
 lh_load_or_bail
-for t in $TYPES; do
-	lh_available $t || lh_skip_all "$t is not available here"
-done
 T=$(lh_tracefs) || T=
 
 lh_case_begin

@@ -17,6 +17,8 @@
 #     tracing_on reads 0 afterwards, and the last lh_threshold event of the
 #     buffer names type=missed_timer_offsets, cpu=1, a latency >= N/2 that
 #     the histogram holds, and the threshold.
+#
+# requires: rt_sleeper cpu1 tracefs
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -29,15 +31,15 @@ BOUND=$((N / 2))
 H=missed_timer_offsets
 
 sl_setup
-T=$(lh_tracefs) || lh_skip_all "no tracefs"
+T=$(lh_tracefs)
 lh_plan 4
 lh_load_or_bail
 [ -d "$T/events/latency_hist/lh_sample" ] || lh_bail "no events/latency_hist/lh_sample in $T"
 
 # ------------------------------------------------------------ 1. trace-cmd
 lh_case_begin
-if ! command -v trace-cmd >/dev/null 2>&1; then
-	lh_skip trace_cmd_records_one_event_per_sample "trace-cmd is not installed"
+if ! lh_req_met trace-cmd; then
+	lh_skip trace_cmd_records_one_event_per_sample "$LH_REQ_WHY"
 else
 	sl_start "$LH_TMP/sl" -c 1 -p 80 -i 2000 -l 50 || lh_bail "rt_sleeper did not start"
 	lh_filter wakeup "$SL_TID"
@@ -86,7 +88,7 @@ lh_case_begin
 # 48 sections with 3 ms gaps, started before the sleeper's loops: see
 # wakeup_injected.sh for why a section cycle near the period never lines up.
 if ! lt_load cpu=1 mode=irq delay_us=$N count=48 gap_us=3000; then
-	lh_skip a_threshold_stops_tracing_and_says_why "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
+	lh_skip a_threshold_stops_tracing_and_says_why "$LH_REQ_WHY"
 else
 	echo 0 >"$T/tracing_on"
 	echo >"$T/trace"

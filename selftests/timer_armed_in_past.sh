@@ -36,6 +36,8 @@
 #     missed_timer_offsets files one sample of A below LATE_A (5010 us when
 #     A's entry was evicted, issue 33 item 5b);
 #  5. the invariants of every timer test (sleeper_lib.sh).
+#
+# requires: rt_sleeper cpu1 timer_fd type:missed_timer_offsets
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -51,10 +53,8 @@ PRAECOX=70	# cancelled past-armed sleepers: more than latency_hist keeps at once
 H=missed_timer_offsets
 
 sl_setup
-[ -x "$LH_BINDIR/timer_fd" ] || lh_skip_all "timer_fd is not built (make -C selftests)"
 lh_plan 6
 lh_load_or_bail
-lh_available $H || lh_skip_all "missed_timer_offsets is not available here"
 
 # past_run - run timer_fd -m past under the pid filter; fail the case if a
 # stale expiry was measured; sets total (samples counted)
@@ -98,7 +98,7 @@ fi
 # the next ones are still measured from their arming time.
 lh_case_begin
 if ! lt_load; then
-	lh_skip cancelled_past_armed_sleepers_are_forgotten "lh_load_test is not available"
+	lh_skip cancelled_past_armed_sleepers_are_forgotten "$LH_REQ_WHY"
 else
 	# enabled from here into the run: disabling empties the table
 	lh_enable $H
@@ -116,7 +116,7 @@ fi
 
 lh_case_begin
 if ! pt_load 1; then
-	lh_skip a_full_table_of_another_clock_keeps_a_live_entry "lh_probe_test is not built (make -C selftests modules)"
+	lh_skip a_full_table_of_another_clock_keeps_a_live_entry "$LH_REQ_WHY"
 else
 	lh_filter $H "$PT_A"
 	lh_enable $H

@@ -33,6 +33,8 @@
 # the run without sections already reached N/2 us, or the run with them
 # exceeded N (the emulator may own the maximum; lt_noise_reason), and the
 # sample count is not checked when the sleeper overran a period.
+#
+# requires: rt_sleeper cpu1 lh_load_test type:missed_timer_offsets
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -50,11 +52,8 @@ PRIO=80
 H=missed_timer_offsets
 
 sl_setup
-[ -n "${LH_LOAD_TEST_MODULE:-}" ] && [ -r "$LH_LOAD_TEST_MODULE" ] ||
-	lh_skip_all "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
 lh_plan 5
 lh_load_or_bail
-lh_available $H || lh_skip_all "missed_timer_offsets is not available here"
 lt_load cpu=1 mode=irq delay_us=$N count=$SECTIONS gap_us=$GAP ||
 	lh_bail "lh_load_test not available"
 

@@ -20,6 +20,8 @@
 #     to overwrite the offset and then clear it; not 3000, B's);
 #  2. the invariants of every timer test (sleeper_lib.sh), with wakeup and
 #     timerandwakeup enabled over the same interval.
+#
+# requires: cpu1 lh_probe_test type:missed_timer_offsets
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -27,11 +29,9 @@ LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/inject_lib.sh"
 
 lh_setup
-lh_need_cpu1
 lh_plan 3
 lh_load_or_bail
-lh_available missed_timer_offsets || lh_skip_all "missed_timer_offsets is not available here"
-pt_load 1 || lh_skip_all "lh_probe_test is not built (make -C selftests modules)"
+pt_load 1
 
 lh_case_begin
 lh_filter wakeup "$PT_A"

@@ -14,6 +14,8 @@
 # wakeup/ shows that it did wake (about L samples: the filters are right
 # and its timers did fire). The same program in nanosleep mode, the
 # positive control, gets one missed offset per loop (L +-1).
+#
+# requires: rt_sleeper cpu1 timer_fd type:missed_timer_offsets
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -25,10 +27,8 @@ PERIOD=10000
 H=missed_timer_offsets
 
 sl_setup
-[ -x "$LH_BINDIR/timer_fd" ] || lh_skip_all "timer_fd is not built (make -C selftests)"
 lh_plan 5
 lh_load_or_bail
-lh_available $H || lh_skip_all "missed_timer_offsets is not available here"
 
 # run MODE - one run of timer_fd -m MODE under both pid filters; sets
 # mto (missed offsets) and woke (wakeup + sharedprio) of its thread

@@ -22,6 +22,8 @@
 #     subset of the sleeper's samples: then only the maxima compare;
 #  3. max_latency-CPU1 names it: pid, priority 80, timeroffset == latency,
 #     comm rt_sleeper.
+#
+# requires: rt_sleeper cpu1 type:missed_timer_offsets
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -36,7 +38,6 @@ H=missed_timer_offsets
 sl_setup
 lh_plan 5
 lh_load_or_bail
-lh_available $H || lh_skip_all "missed_timer_offsets is not available here"
 
 lh_case_begin
 sl_start "$LH_TMP/sl" -c 1 -p $PRIO -i $PERIOD -l $L || lh_bail "rt_sleeper did not start"

@@ -17,6 +17,8 @@
 #     "(none)" on every CPU but leaves timerandwakeup alone; then
 #     timerandwakeup/reset does the same for it; the module parameter
 #     reset=missed_timer_offsets clears it as well.
+#
+# requires: rt_sleeper cpu1 type:missed_timer_offsets type:timerandwakeup
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -31,8 +33,6 @@ sl_setup
 lh_plan 5
 lh_load_or_bail
 E=$LH_DIR/enable
-lh_available missed_timer_offsets && lh_available timerandwakeup ||
-	lh_skip_all "missed_timer_offsets or timerandwakeup is not available here"
 
 # taw_is V - timerandwakeup reads V and status agrees
 taw_is()

@@ -15,6 +15,8 @@
 # preemptirq tracepoints the three critical-section histograms report
 # available=0 with a reason and enabling them fails with ENODEV plus one
 # dmesg line; no file shows anything that looks like a kernel address.
+#
+# requires: none
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"

@@ -28,6 +28,8 @@
 #     cyclictest's shape: its p50 is within 500 us (the return to user space
 #     under emulation) below cyclictest's.
 # Lines "# table: check | figures | result" feed scripts/validate.sh.
+#
+# requires: cpu1 cyclictest ns_last_pid
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -40,9 +42,6 @@ PRIO=80
 TRIES=3
 
 lh_setup
-lh_need_cpu1
-command -v cyclictest >/dev/null 2>&1 || lh_skip_all "cyclictest (rt-tests) is not installed"
-[ -w /proc/sys/kernel/ns_last_pid ] || lh_skip_all "no writable /proc/sys/kernel/ns_last_pid to choose a thread id"
 lh_plan 4
 lh_load_or_bail
 

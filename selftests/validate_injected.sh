@@ -19,6 +19,8 @@
 # skips itself unless LH_VM_ICOUNT=1 says the guest runs in instruction time.
 # Needs the preemptirq tracepoints (6.12-preempt, 7.3-rt-debug).
 # Lines "# table: check | figures | result" feed scripts/validate.sh.
+#
+# requires: cpu1 icount preemptirq lh_load_test type:irqsoff
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -29,16 +31,8 @@ COUNT=3
 SIZES="100 500 2000 5000"
 
 lh_setup
-lh_need_cpu1
-[ "${LH_VM_ICOUNT:-0}" = 1 ] ||
-	lh_skip_all "the upper bound needs instruction time (LH_VM_ICOUNT=1, scripts/validate.sh)"
 lh_load_or_bail
-if ! lh_available irqsoff; then
-	lh_unload_or_bail
-	lh_skip_all "no preemptirq tracepoints in this kernel"
-fi
-lt_load cpu=1 mode=irq count=$COUNT gap_us=3000 ||
-	lh_skip_all "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
+lt_load cpu=1 mode=irq count=$COUNT gap_us=3000
 lh_plan 5
 
 for n in $SIZES; do

@@ -23,19 +23,15 @@
 #     is one more wakeup, of no timer (it was our largest on 6.12-rt).
 # Needs rtla and the timerlat tracer (Debian's RT kernels have it).
 # Lines "# table: check | figures | result" feed scripts/validate.sh.
+#
+# requires: cpu1 rtla tracefs timerlat
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
 . "$LH_TESTDIR/hist_lib.sh"
 . "$LH_TESTDIR/validate_lib.sh"
 
-T=
-
 lh_setup
-lh_need_cpu1
-command -v rtla >/dev/null 2>&1 || lh_skip_all "rtla is not installed"
-T=$(lh_tracefs) || lh_skip_all "no tracefs"
-grep -qw timerlat "$T/available_tracers" || lh_skip_all "no timerlat tracer in this kernel"
 lh_plan 4
 lh_load_or_bail
 

@@ -21,6 +21,8 @@
 # The report is read without plugins (-N): the kernel's own field=value
 # format, which the sched_switch plugin would rewrite.
 # Lines "# table: check | figures | result" feed scripts/validate.sh.
+#
+# requires: rt_sleeper cpu1 trace-cmd tracefs not-lockdep
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -33,13 +35,6 @@ PERIOD=5000
 PRIO=80
 
 sl_setup
-command -v trace-cmd >/dev/null 2>&1 || lh_skip_all "trace-cmd is not installed"
-lh_tracefs >/dev/null || lh_skip_all "no tracefs"
-# On a lockdep kernel a probe's slow paths (lockdep validating a lock chain
-# it sees for the first time) fall between the two tools' clock reads: one
-# sample in 400 differed by 5 to 27 us on 6.12-preempt. The agreement is
-# checked on production kernels.
-[ ! -e /proc/lockdep ] || lh_skip_all "lockdep kernel: probe slow paths skew single samples"
 lh_plan 4
 lh_load_or_bail
 

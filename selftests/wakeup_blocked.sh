@@ -26,6 +26,8 @@
 # In both runs the histograms must also hold the sleeper's other wakeups,
 # so the test can tell "dropped" from "never recorded". A run in which the
 # sleeper did not see a long wait is skipped, and says why.
+#
+# requires: rt_sleeper cpu1 rt_hog
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -36,7 +38,6 @@ BOUND=100000	# us: far above emulation noise, far below the waits made
 RT_RUNTIME=/proc/sys/kernel/sched_rt_runtime_us
 
 sl_setup
-[ -x "$LH_BINDIR/rt_hog" ] || lh_skip_all "rt_hog is not built (make -C selftests)"
 [ -w "$RT_RUNTIME" ] || lh_skip_all "cannot turn RT throttling off ($RT_RUNTIME)"
 rt_runtime=$(cat "$RT_RUNTIME")
 # 6.12+ also runs fair tasks for 50 ms a second through a deadline server,

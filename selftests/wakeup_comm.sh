@@ -15,6 +15,8 @@
 # 6.2): a comparison of plain char bytes against 0x20 masks the bytes from
 # 0x80 up on one and not on the other, so the same expected bytes on arm64
 # and on 6.1 x86 in the matrix catch that difference.
+#
+# requires: rt_sleeper cpu1
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"

@@ -23,6 +23,8 @@
 #     sample in sharedprio/ only where a more important task (the stopper)
 #     ran first, which its max record shows. This shows run 1 was overtaken
 #     by a thread it could see.
+#
+# requires: rt_sleeper cpu1
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"

@@ -32,6 +32,8 @@
 # the run without sections already reached N/2 us, or the run with them
 # exceeded N (the emulator may own the maximum; lt_noise_reason), and the
 # sample count is not checked when the sleeper overran a period.
+#
+# requires: rt_sleeper cpu1 lh_load_test
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -48,8 +50,6 @@ GAP=3000
 PRIO=80
 
 sl_setup
-[ -n "${LH_LOAD_TEST_MODULE:-}" ] && [ -r "$LH_LOAD_TEST_MODULE" ] ||
-	lh_skip_all "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
 lh_plan 4
 lh_load_or_bail
 lt_load cpu=1 mode=preempt delay_us=$N count=$SECTIONS gap_us=$GAP ||

@@ -20,6 +20,8 @@
 #     sleeper, once without): rmmod succeeds and the tree is gone.
 #  4. no warning, BUG or lockdep splat in the kernel log (the rig also scans
 #     the whole guest log, kmemleak included where the kernel has it).
+#
+# requires: rt_sleeper cpu1
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"

@@ -28,6 +28,8 @@
 #     wakeup of an idle vCPU under emulation alone can take as long as a
 #     section (9 ms seen on 6.1-rt): that CPU 1's max record blames
 #     lh_load_test (logged), and that CPU 0's max is below CPU 1's.
+#
+# requires: rt_sleeper cpu1
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -114,7 +116,7 @@ if lt_load cpu=1 mode=preempt delay_us=$N count=$SECTIONS \
 	lt_unload
 	lh_case_end delay_on_the_target_cpu_is_filed_there
 else
-	lh_skip delay_on_the_target_cpu_is_filed_there "LH_LOAD_TEST_MODULE is not set"
+	lh_skip delay_on_the_target_cpu_is_filed_there "$LH_REQ_WHY"
 fi
 
 hl_finish_checked 0

@@ -16,6 +16,8 @@
 # maximum as its latency; and no wakeup latency exceeds the lateness the
 # sleeper measured of itself (the kernel's window, sched_waking to
 # sched_switch, lies inside the sleeper's deadline-to-return window).
+#
+# requires: rt_sleeper cpu1
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"

@@ -18,6 +18,8 @@
 #  2. pid filter on the same kind of sleeper: L +-1 samples over wakeup +
 #     sharedprio, and wakeup or sharedprio's CPU1 max record names it with
 #     priority -21 (nice 0) and comm rt_sleeper.
+#
+# requires: rt_sleeper cpu1
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"

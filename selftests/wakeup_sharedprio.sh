@@ -27,6 +27,8 @@
 #     misfiled one).
 #     (sharedprio's own max record may rightly name another RT task, e.g.
 #     rcu_preempt and ktimers, both FIFO 1, meeting on 6.1-rt.)
+#
+# requires: rt_sleeper cpu1
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
