@@ -18,6 +18,8 @@
 #  1. wakeup + wakeup/sharedprio hold one sample, A's, on CPU 1, and
 #     wakeup/max_latency-CPU1 names A;
 #  2. the invariants of the histograms, and a clean kernel log.
+#
+# requires: cpu1 lh_probe_test
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -25,10 +27,9 @@ LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/inject_lib.sh"
 
 lh_setup
-lh_need_cpu1
 lh_plan 3
 lh_load_or_bail
-pt_load 1 || lh_skip_all "lh_probe_test is not built (make -C selftests modules)"
+pt_load 1
 
 lh_case_begin
 lh_filter wakeup "$PT_A"
