@@ -27,7 +27,7 @@
  *
  * The mult/shift is computed once from tsc_khz, as the kernel's cyc2ns is
  * (which only rescales on frequency changes of a TSC without constant_tsc,
- * which this does not take).
+ * which this does not take), with the precision of clock_scale.h.
  *
  * On arm and arm64 the counter is the architected timer's, read through
  * arch_timer_read_counter() (clock.h), and the kernel vouches for it while
@@ -102,8 +102,7 @@ noinline s64 notrace lh_clock_window_us_slow(u64 start, u64 end)
 		return LH_CLOCK_MIXED;
 	}
 	if (end & LH_CLOCK_CYCLES_BIT)
-		return lh_clock_scale_signed(diff, lh_clock.us_mult,
-					     lh_clock.us_shift);
+		diff = lh_clock_delta_ns(start, end);
 	return div_s64(diff, NSEC_PER_USEC);
 }
 
@@ -248,7 +247,7 @@ int lh_clock_init(void)
 {
 #ifdef LH_HAVE_CYCLE_CLOCK
 	const char *why_not = NULL, *why;
-	u32 freq, per, mult, shift;
+	u32 freq, per;
 #endif
 
 	if (lh_clock_param && strcmp(lh_clock_param, "auto")) {
@@ -266,16 +265,10 @@ int lh_clock_init(void)
 		return 0;
 	}
 	lh_clock_why = why;
-	/*
-	 * ns = cycles * 10^9 / (freq * per), us = cycles * 10^6 / (freq * per);
-	 * the 128-bit products cannot overflow.
-	 */
-	clocks_calc_mult_shift(&mult, &shift, freq, NSEC_PER_SEC / per, 3600);
-	lh_clock.mult = mult;
-	lh_clock.shift = shift;
-	clocks_calc_mult_shift(&mult, &shift, freq, USEC_PER_SEC / per, 3600);
-	lh_clock.us_mult = mult;
-	lh_clock.us_shift = shift;
+	/* ns = cycles * 10^9 / (freq * per) */
+	lh_clock.shift = lh_clock_calc_shift(freq, NSEC_PER_SEC / per);
+	lh_clock.mult = lh_clock_calc_mult(freq, NSEC_PER_SEC / per,
+					   lh_clock.shift);
 	WRITE_ONCE(lh_clock.cycles, true);
 	/*
 	 * Registration runs the watch once: a TSC marked since, or an ARM
@@ -287,9 +280,8 @@ int lh_clock_init(void)
 		return 0;
 	}
 	lh_clock_watched = true;
-	pr_debug("clock: %s at %u per 1/%u s, ns mult %u shift %u, us mult %u shift %u\n",
-		 LH_CYCLE_CLOCK_NAME, freq, per, lh_clock.mult, lh_clock.shift,
-		 mult, shift);
+	pr_debug("clock: %s at %u per 1/%u s, mult %u shift %u\n",
+		 LH_CYCLE_CLOCK_NAME, freq, per, lh_clock.mult, lh_clock.shift);
 #endif
 	return 0;
 }

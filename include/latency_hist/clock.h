@@ -14,8 +14,9 @@
  * unstable), or one the kernel was told is reliable. That is what
  * local_clock() reads there too, through its per-CPU scaling and a
  * seqcount, for a tenth of the instructions. A stamp is the raw count;
- * the difference of two is scaled once, straight to microseconds, with a
- * mult/shift computed at load (module/clock.c): one multiply per sample
+ * a window's two ends are scaled to ns when it is filed, with a mult/shift
+ * computed at load (module/clock.c), and its microseconds are their
+ * difference divided by 1000 (clock_scale.h): three multiplies per sample
  * instead of one per reading and a division. Elsewhere they read the
  * kernel's clocks: ktime_get_mono_fast_ns() (CLOCK_MONOTONIC, the same on
  * every CPU) and local_clock() (consistent on one CPU).
@@ -40,6 +41,7 @@
 #include <linux/timekeeping.h>
 #include <linux/types.h>
 
+#include <latency_hist/clock_scale.h>
 #include <latency_hist/compat.h>
 
 #ifdef LH_HAVE_TSC_CLOCK
@@ -54,20 +56,14 @@
 /*
  * struct lh_clock - the clock the probes read; written at load and once
  * more by a fall back, read by every probe (one cache line)
- * @cycles:   read the cycle counter (else the kernel's clocks)
- * @mult:     cycles to ns: ns = cycles * @mult >> @shift
- * @shift:    see @mult
- * @us_mult:  cycles to us: us = cycles * @us_mult >> @us_shift, so that a
- *            sample costs one multiply, not a multiply per reading and a
- *            division
- * @us_shift: see @us_mult
+ * @cycles: read the cycle counter (else the kernel's clocks)
+ * @mult:   cycles to ns: ns = cycles * @mult >> @shift
+ * @shift:  see @mult
  */
 struct lh_clock {
 	bool cycles;
 	u32 mult;
 	u32 shift;
-	u32 us_mult;
-	u32 us_shift;
 };
 
 extern struct lh_clock lh_clock;
@@ -103,30 +99,6 @@ static __always_inline u64 lh_cycles(void)
 
 #endif
 
-#ifdef CONFIG_X86_64
-/*
- * lh_cycles_scale - @cycles * @mult >> @shift (@shift < 64): one mulq and
- * one shrdq. The generic mul_u64_u32_shr()'s 128-bit product made the
- * compiler realign the stack and save a register more in every probe.
- */
-static __always_inline u64 lh_cycles_scale(u64 cycles, u32 mult, u32 shift)
-{
-	u64 ns;
-
-	asm ("mulq %2\n\tshrdq %%cl, %%rdx, %%rax"
-	     : "=a" (ns)
-	     : "0" (cycles), "rm" ((u64)mult), "c" (shift)
-	     : "rdx", "cc");
-	return ns;
-}
-#else
-/* lh_cycles_scale - @cycles * @mult >> @shift */
-static __always_inline u64 lh_cycles_scale(u64 cycles, u32 mult, u32 shift)
-{
-	return mul_u64_u32_shr(cycles, mult, shift);
-}
-#endif
-
 /* lh_clock_on_cycles - are stamps read on the cycle counter (until a fall back)? */
 static __always_inline bool lh_clock_on_cycles(void)
 {
@@ -159,27 +131,25 @@ static __always_inline u64 lh_clock_local_stamp(void)
 	return local_clock();
 }
 
-/*
- * lh_clock_scale_signed - a signed cycle difference scaled; as div_s64()
- * does, a negative one is truncated toward zero
- */
-static __always_inline s64 lh_clock_scale_signed(s64 cycles, u32 mult,
-						 u32 shift)
+/* lh_clock_cycles_ns - cycle stamp @stamp as ns, without its mark */
+static __always_inline u64 lh_clock_cycles_ns(u64 stamp)
 {
-	if (likely(cycles >= 0))
-		return lh_cycles_scale(cycles, mult, shift);
-	return -(s64)lh_cycles_scale(-cycles, mult, shift);
+	return lh_cycles_scale(stamp & ~LH_CLOCK_CYCLES_BIT, lh_clock.mult,
+			       lh_clock.shift);
 }
 
-/* lh_clock_delta_ns - ns from stamp @start to stamp @end, one clock */
+/*
+ * lh_clock_delta_ns - ns from stamp @start to stamp @end, one clock: on
+ * the cycle counter, the difference of the two on the time line of
+ * lh_clock_stamp_ns(), so that it is what explain's records hold
+ */
 static __always_inline s64 lh_clock_delta_ns(u64 start, u64 end)
 {
-	s64 diff = (s64)(end - start);
-
 	if (end & LH_CLOCK_CYCLES_BIT)
-		return lh_clock_scale_signed(diff, lh_clock.mult,
-					     lh_clock.shift);
-	return diff;
+		return lh_cycles_window_ns(start & ~LH_CLOCK_CYCLES_BIT,
+					   end & ~LH_CLOCK_CYCLES_BIT,
+					   lh_clock.mult, lh_clock.shift);
+	return end - start;
 }
 
 /*
@@ -189,9 +159,7 @@ static __always_inline s64 lh_clock_delta_ns(u64 start, u64 end)
 static __always_inline u64 lh_clock_stamp_ns(u64 stamp)
 {
 	if (stamp & LH_CLOCK_CYCLES_BIT)
-		return lh_cycles_scale(stamp & ~LH_CLOCK_CYCLES_BIT,
-				       lh_clock.mult, lh_clock.shift) |
-		       LH_CLOCK_CYCLES_BIT;
+		return lh_clock_cycles_ns(stamp) | LH_CLOCK_CYCLES_BIT;
 	return stamp;
 }
 
@@ -218,18 +186,17 @@ s64 lh_clock_window_us_slow(u64 start, u64 end);
 /*
  * lh_clock_cycles_us - the case of every sample where the cycle counter is
  * used: both stamps on it and @end not before @start; then true, with the
- * whole microseconds from @start to @end in @us. Calls nothing.
+ * whole microseconds from @start to @end in @us: lh_clock_delta_ns() /
+ * 1000. Calls nothing, divides by nothing but a constant.
  */
 static __always_inline bool lh_clock_cycles_us(u64 start, u64 end, s64 *us)
 {
-	s64 diff = (s64)(end - start);
-
-	if (likely((s64)(start & end) < 0 && diff >= 0)) {
-		*us = lh_cycles_scale(diff, lh_clock.us_mult,
-				      lh_clock.us_shift);
-		return true;
-	}
-	return false;
+	if (unlikely((s64)(start & end) >= 0 || end < start))
+		return false;
+	*us = lh_cycles_window_us(start & ~LH_CLOCK_CYCLES_BIT,
+				  end & ~LH_CLOCK_CYCLES_BIT, lh_clock.mult,
+				  lh_clock.shift);
+	return true;
 }
 
 /*
