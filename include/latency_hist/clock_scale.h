@@ -62,8 +62,10 @@ static __always_inline u64 lh_ns_to_us(u64 ns)
 }
 
 /*
- * lh_cycles_window_ns - ns from count @start to count @end (no marks) on
- * the time line of the counts' own ns: what explain's records hold
+ * lh_cycles_window_ns - ns from count @start to count @end on the time line
+ * of the counts' own ns: what explain's records hold. Equal bits above the
+ * 62nd (clock.h's marks) cancel: they add to both products a multiple of
+ * 2^shift, and the difference is taken modulo 2^64.
  */
 static __always_inline u64 lh_cycles_window_ns(u64 start, u64 end, u32 mult,
 					       u32 shift)

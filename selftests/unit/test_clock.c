@@ -17,7 +17,9 @@
  *    microsecond boundary;
  *  - the mult leaves a factor of two of headroom (a refined rate is taken
  *    with the same shift), the shift is at most 32, and 32-bit kernels'
- *    mul_u64_u32_shr() gives the same ns.
+ *    mul_u64_u32_shr() gives the same ns;
+ *  - the same two marks in bits 62-63 of both ends (clock.h's cycle and
+ *    generation bits) leave window_ns as it is.
  * Prints KTAP; exits non-zero on any failure.
  */
 #include <stdio.h>
@@ -87,6 +89,15 @@ static void check(int ok, const char *what)
 		nr_failed++;
 }
 
+/* check_rate - one KTAP result line about rate @r */
+static void check_rate(const struct rate *r, int ok, const char *what)
+{
+	char line[160];
+
+	snprintf(line, sizeof(line), "%s: %s", r->what, what);
+	check(ok, line);
+}
+
 /* rand64 - xorshift64*: the same windows on every run */
 static u64 rand64(void)
 {
@@ -115,6 +126,7 @@ struct tally {
 	u64 us_off;		/* us != exact, not near a boundary */
 	u64 us_near;		/* us != exact, near a boundary (allowed) */
 	u64 ns32_off;		/* the 32-bit product differs */
+	u64 marked_off;		/* equal marks above bit 62 do not cancel */
 	u64 worst_start, worst_cycles;
 };
 
@@ -157,6 +169,13 @@ static void one_window(const struct rate *r, u32 mult, u32 shift, u64 start,
 			bad = 1;
 		}
 	}
+	if (lh_cycles_window_ns(start | 2ULL << 62, end | 2ULL << 62, mult,
+				shift) != ns ||
+	    lh_cycles_window_ns(start | 3ULL << 62, end | 3ULL << 62, mult,
+				shift) != ns) {
+		t->marked_off++;
+		bad = 1;
+	}
 	if (shift <= 32 &&
 	    kernel32_mul_u64_u32_shr(end, mult, shift) !=
 	    lh_cycles_scale(end, mult, shift))
@@ -175,14 +194,14 @@ static void test_rate(const struct rate *r)
 	u64 hour = (u64)r->freq * HOUR_S * (1000000000 / r->to);
 	double per_us = (double)r->freq / r->to * 1000;
 	struct tally t = { 0 };
-	char what[160];
+	char what[80];
 	int i;
 
 	snprintf(what, sizeof(what),
-		 "%s: shift %u <= 32, mult %llu < 2^31 with 29 bits or more",
-		 r->what, shift, (unsigned long long)mult);
-	check(shift <= LH_CLOCK_SHIFT_MAX && mult < LH_CLOCK_MULT_LOAD_MAX &&
-	      mult >= 1ULL << 29, what);
+		 "shift %u <= 32, mult %llu < 2^31 with 29 bits or more",
+		 shift, (unsigned long long)mult);
+	check_rate(r, shift <= LH_CLOCK_SHIFT_MAX &&
+		   mult < LH_CLOCK_MULT_LOAD_MAX && mult >= 1ULL << 29, what);
 	for (i = 0; i < NR_RANDOM; i++) {
 		/* ends anywhere in 2^52 counts: weeks at 5 GHz */
 		u64 start = rand64() >> 12;
@@ -215,18 +234,14 @@ static void test_rate(const struct rate *r)
 		       r->what, (unsigned long long)t.windows,
 		       (unsigned long long)t.us_near);
 	}
-	snprintf(what, sizeof(what), "%s: us == window_ns / 1000 always",
-		 r->what);
-	check(!t.not_window_ns, what);
-	snprintf(what, sizeof(what),
-		 "%s: window_ns within 1 ns + 1 ns/s of the exact ns", r->what);
-	check(!t.ns_off, what);
-	snprintf(what, sizeof(what),
-		 "%s: us the exact floor but at a us boundary", r->what);
-	check(!t.us_off, what);
-	snprintf(what, sizeof(what),
-		 "%s: 32-bit mul_u64_u32_shr() gives the same ns", r->what);
-	check(!t.ns32_off, what);
+	check_rate(r, !t.not_window_ns, "us == window_ns / 1000 always");
+	check_rate(r, !t.ns_off,
+		   "window_ns within 1 ns + 1 ns/s of the exact ns");
+	check_rate(r, !t.us_off, "us the exact floor but at a us boundary");
+	check_rate(r, !t.ns32_off,
+		   "32-bit mul_u64_u32_shr() gives the same ns");
+	check_rate(r, !t.marked_off,
+		   "equal marks in bits 62-63 cancel in window_ns");
 }
 
 int main(void)
@@ -234,7 +249,7 @@ int main(void)
 	size_t i;
 
 	printf("TAP version 13\n");
-	printf("1..%zu\n", 5 * ARRAY_SIZE(rates));
+	printf("1..%zu\n", 6 * ARRAY_SIZE(rates));
 	for (i = 0; i < ARRAY_SIZE(rates); i++)
 		test_rate(&rates[i]);
 	printf("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0\n",
