@@ -632,15 +632,20 @@ static int __init lh_bench_init(void)
 
 #ifdef LH_HAVE_TSC_CLOCK
 	if (tsc_khz) {
-		clocks_calc_mult_shift(&lh_clock.mult, &lh_clock.shift, tsc_khz,
-				       NSEC_PER_MSEC, 3600);
+		lh_clock.shift = lh_clock_calc_shift(tsc_khz, NSEC_PER_MSEC);
+		lh_clock.mult[0] = lh_clock_calc_mult(tsc_khz, NSEC_PER_MSEC,
+						      lh_clock.shift);
+		lh_clock.mark = LH_CLOCK_CYCLES_BIT;
 		lh_clock.cycles = true;
 	}
 #elif defined(LH_HAVE_ARCH_TIMER_CLOCK)
 	if (arch_timer_get_cntfrq()) {
-		clocks_calc_mult_shift(&lh_clock.mult, &lh_clock.shift,
-				       arch_timer_get_cntfrq(), NSEC_PER_SEC,
-				       3600);
+		lh_clock.shift = lh_clock_calc_shift(arch_timer_get_cntfrq(),
+						     NSEC_PER_SEC);
+		lh_clock.mult[0] = lh_clock_calc_mult(arch_timer_get_cntfrq(),
+						      NSEC_PER_SEC,
+						      lh_clock.shift);
+		lh_clock.mark = LH_CLOCK_CYCLES_BIT;
 		lh_clock.cycles = true;
 	}
 #endif

@@ -25,9 +25,15 @@
  * So the fall back comes within a tick of the kernel's verdict, which
  * itself comes from a watchdog that compares clocks every half second.
  *
- * The mult/shift is computed once from tsc_khz, as the kernel's cyc2ns is
- * (which only rescales on frequency changes of a TSC without constant_tsc,
- * which this does not take).
+ * The mult/shift is computed from tsc_khz at load, as the kernel's cyc2ns
+ * is, with the precision of clock_scale.h, and again when tsc_khz changes:
+ * without TSC_KNOWN_FREQ the kernel refines it about a second after boot,
+ * by up to 1 %, and switches from the tsc-early clocksource to tsc, so a
+ * module loaded early (initramfs, modules-load.d) would keep the early
+ * rate. The same notifier sees the new rate at the next update and starts
+ * a scale generation (clock.h): windows open across it are dropped as
+ * across a fall back. (cyc2ns also rescales on frequency changes of a TSC
+ * without constant_tsc, but such a TSC is marked unstable then.)
  *
  * On arm and arm64 the counter is the architected timer's, read through
  * arch_timer_read_counter() (clock.h), and the kernel vouches for it while
@@ -79,6 +85,10 @@ MODULE_PARM_DESC(clock, "auto (default: the TSC or ARM's architected counter whe
 static const char *lh_clock_why = "no_cycle_clock_on_this_architecture";
 /* Windows dropped: their ends were read on two clocks. */
 static atomic_long_t lh_clock_drops = ATOMIC_LONG_INIT(0);
+#ifdef LH_HAVE_CYCLE_CLOCK
+/* The scale in force is for @lh_clock_freq counts per 1/@lh_clock_per s. */
+static u32 lh_clock_freq, lh_clock_per;
+#endif
 
 /**
  * lh_clock_window_us_slow() - lh_clock_window_us() but for its inline case
@@ -102,8 +112,7 @@ noinline s64 notrace lh_clock_window_us_slow(u64 start, u64 end)
 		return LH_CLOCK_MIXED;
 	}
 	if (end & LH_CLOCK_CYCLES_BIT)
-		return lh_clock_scale_signed(diff, lh_clock.us_mult,
-					     lh_clock.us_shift);
+		diff = lh_clock_delta_ns(start, end);
 	return div_s64(diff, NSEC_PER_USEC);
 }
 
@@ -117,13 +126,19 @@ static const char *lh_clock_verdict(void *tk)
 	return check_tsc_unstable() ? "tsc_marked_unstable_since_load" : NULL;
 }
 
+/* lh_clock_rate - the TSC's rate now, in kHz: refined after boot, maybe */
+static u32 lh_clock_rate(void)
+{
+	return READ_ONCE(tsc_khz);
+}
+
 /*
  * lh_clock_vouch - why the kernel vouches for the TSC (NULL if not, and
  * @why_not), its rate: @freq per 1/@per second
  */
 static const char *lh_clock_vouch(u32 *freq, u32 *per, const char **why_not)
 {
-	*freq = tsc_khz;
+	*freq = lh_clock_rate();
 	*per = MSEC_PER_SEC;
 	if (!boot_cpu_has(X86_FEATURE_TSC) || !tsc_khz) {
 		*why_not = "no_tsc_rate";
@@ -178,6 +193,15 @@ static const char *lh_clock_verdict(void *priv)
 	return NULL;
 }
 
+/*
+ * lh_clock_rate - the counter's rate now: the one at load (CNTFRQ is set by
+ * the firmware; the kernel never changes the counter's rate)
+ */
+static u32 lh_clock_rate(void)
+{
+	return lh_clock_freq;
+}
+
 /* lh_clock_vouch - the counter's rate in Hz; the notifier checks the rest */
 static const char *lh_clock_vouch(u32 *freq, u32 *per, const char **why_not)
 {
@@ -193,11 +217,38 @@ static const char *lh_clock_vouch(u32 *freq, u32 *per, const char **why_not)
 
 #ifdef LH_HAVE_CYCLE_CLOCK
 /*
+ * lh_clock_rescale - the kernel changed the counter's rate to @freq: scale
+ * the stamps of a new generation at it. A window open across the change
+ * has ends of two generations and is dropped (lh_clock_window_us()), and
+ * explain's replay skips the events of the old one; a window read wholly
+ * in the old one is still scaled at its own rate until the next change
+ * rewrites that generation's mult. Under the timekeeper's lock (the one
+ * writer). Return: NULL, or why to fall back instead.
+ */
+static const char *lh_clock_rescale(u32 freq)
+{
+	u64 mark = lh_clock.mark ^ LH_CLOCK_SCALE_BIT, mult = 0;
+
+	if (freq)
+		mult = lh_clock_calc_mult(freq, NSEC_PER_SEC / lh_clock_per,
+					  lh_clock.shift);
+	if (!mult || mult > U32_MAX)
+		return "rate_changed_beyond_the_scale";
+	WRITE_ONCE(lh_clock.mult[!!(mark & LH_CLOCK_SCALE_BIT)], mult);
+	/* Pairs with the address dependency of lh_clock_mult(). */
+	smp_wmb();
+	WRITE_ONCE(lh_clock.mark, mark);
+	lh_clock_freq = freq;
+	return NULL;
+}
+
+/*
  * lh_clock_watch - timekeeping was updated (every tick of the CPU that keeps
  * time, and at every clocksource change): if the kernel has given its
  * verdict against the counter since, fall back to the kernel's clocks for
- * good. Under the timekeeper's raw lock with its sequence count held for
- * writing: it reads no clock and takes no lock.
+ * good; if it changed the counter's rate, rescale. Under the timekeeper's
+ * raw lock with its sequence count held for writing: it reads no clock and
+ * takes no lock.
  */
 static int lh_clock_watch(struct notifier_block *nb, unsigned long was_set,
 			  void *priv)
@@ -207,6 +258,8 @@ static int lh_clock_watch(struct notifier_block *nb, unsigned long was_set,
 	if (!READ_ONCE(lh_clock.cycles))
 		return NOTIFY_DONE;
 	verdict = lh_clock_verdict(priv);
+	if (!verdict && unlikely(lh_clock_rate() != lh_clock_freq))
+		verdict = lh_clock_rescale(lh_clock_rate());
 	if (verdict) {
 		WRITE_ONCE(lh_clock_why, verdict);
 		/* Pairs with nothing: each reading carries its clock's mark. */
@@ -248,7 +301,7 @@ int lh_clock_init(void)
 {
 #ifdef LH_HAVE_CYCLE_CLOCK
 	const char *why_not = NULL, *why;
-	u32 freq, per, mult, shift;
+	u32 freq, per;
 #endif
 
 	if (lh_clock_param && strcmp(lh_clock_param, "auto")) {
@@ -266,16 +319,13 @@ int lh_clock_init(void)
 		return 0;
 	}
 	lh_clock_why = why;
-	/*
-	 * ns = cycles * 10^9 / (freq * per), us = cycles * 10^6 / (freq * per);
-	 * the 128-bit products cannot overflow.
-	 */
-	clocks_calc_mult_shift(&mult, &shift, freq, NSEC_PER_SEC / per, 3600);
-	lh_clock.mult = mult;
-	lh_clock.shift = shift;
-	clocks_calc_mult_shift(&mult, &shift, freq, USEC_PER_SEC / per, 3600);
-	lh_clock.us_mult = mult;
-	lh_clock.us_shift = shift;
+	/* ns = cycles * 10^9 / (freq * per) */
+	lh_clock_freq = freq;
+	lh_clock_per = per;
+	lh_clock.shift = lh_clock_calc_shift(freq, NSEC_PER_SEC / per);
+	lh_clock.mult[0] = lh_clock_calc_mult(freq, NSEC_PER_SEC / per,
+					      lh_clock.shift);
+	lh_clock.mark = LH_CLOCK_CYCLES_BIT;
 	WRITE_ONCE(lh_clock.cycles, true);
 	/*
 	 * Registration runs the watch once: a TSC marked since, or an ARM
@@ -287,9 +337,9 @@ int lh_clock_init(void)
 		return 0;
 	}
 	lh_clock_watched = true;
-	pr_debug("clock: %s at %u per 1/%u s, ns mult %u shift %u, us mult %u shift %u\n",
-		 LH_CYCLE_CLOCK_NAME, freq, per, lh_clock.mult, lh_clock.shift,
-		 mult, shift);
+	pr_debug("clock: %s at %u per 1/%u s, mult %u shift %u\n",
+		 LH_CYCLE_CLOCK_NAME, freq, per, lh_clock.mult[0],
+		 lh_clock.shift);
 #endif
 	return 0;
 }

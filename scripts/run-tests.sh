@@ -31,9 +31,10 @@
 #      after the other in the order of their kernel lines, at nice 5)
 #   3. user-space test programs: `make -C selftests` (once, in the checkout)
 #   4. in the background: the host tests of HOST_TESTS: the unit tests of the engine, built with char
-#      signed and unsigned, the tests of scripts/lh (selftests/lh_host/), and the litmus tests of the
-#      memory ordering (tools/litmus/run.sh: herd7 and tools/memory-model, fetched into the cache on
-#      first use); each prints KTAP ending in a "# Totals:" line, counted by the parser of the guests'
+#      signed and unsigned, and of the cycle counter's scaling (unit-clock), the tests of scripts/lh
+#      (selftests/lh_host/), and the litmus tests of the memory ordering (tools/litmus/run.sh: herd7
+#      and tools/memory-model, fetched into the cache on first use); each prints KTAP ending in a
+#      "# Totals:" line, counted by the parser of the guests'
 #      run.sh output; at nice 10, as the package test (7.), so that the first guests keep their cores
 #   5. per kernel, as a job (at most --jobs at once, in matrix order; a kernel built here starts once its
 #      build is done, before the packaged kernels still waiting), logging to build/logs/kernel-K.log:
@@ -154,6 +155,7 @@ count_ktap() {
 HOST_TESTS=(
 	"unit.log|host unit tests (signed char)|make -s -C selftests/unit run-signed-char"
 	"unit-unsigned-char.log|host unit tests (unsigned char)|make -s -C selftests/unit run-unsigned-char"
+	"unit-clock.log|host unit tests of the cycle-counter scaling|make -s -C selftests/unit run-clock"
 	"lh_host.log|lh tool host tests|sh selftests/lh_host/test_lh.sh"
 	"lh_host_monitor.log|lh monitor host tests|sh selftests/lh_host/test_monitor.sh"
 	"lh_host_explain.log|lh explain host tests|sh selftests/lh_host/test_explain.sh"

@@ -2,15 +2,25 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck disable=SC2119,SC2015 # lh_load_or_bail takes optional parameters; A && B || C reports
 #
-# clock_fallback.sh - the TSC clock of the probes falls back when the kernel
-# marks the TSC unstable, and no window read on two clocks is filed
+# clock_fallback.sh - the TSC clock of the probes follows a TSC rate the
+# kernel refines after load, falls back when the kernel marks the TSC
+# unstable, and files no window read on two clocks or two scales
 #
 # Proves (Documentation/latency_hist.rst, "Clocks"), where status says
 # clock=tsc (an x86 kernel that vouches for its TSC: constant_tsc and
 # nonstop_tsc, or tsc=reliable on the command line) and the preemptirq
 # tracepoints exist, on a kernel without PREEMPT_RT:
 #  - lh_load_test holds preemption off on CPU 1 for N us and, halfway
-#    through, tells the kernel the TSC is unstable (mark_tsc_unstable()):
+#    through, sets the kernel's tsc_khz to 4 times its rate (refine_tsc_khz:
+#    what the kernel's refinement a second after boot does, by up to 1 %,
+#    to a module loaded before it): that section, open across the change,
+#    is not filed (max below N), clock_drops counts it, and status still
+#    says clock=tsc;
+#  - the next section of N us is read at the new rate: between N/4 and N/2
+#    us (before the rescale code it read N);
+#  - tsc_khz set back the same way, a section of N us reads N again;
+#  - the same section, halfway through which lh_load_test tells the kernel
+#    the TSC is unstable (mark_tsc_unstable()):
 #    that section, open across the fall back, is not filed in preemptoff/
 #    (its maximum stays below N: the fall back makes real sections of its
 #    own, the clocksource switch's stop_machine(), 17 ms seen under
@@ -46,21 +56,61 @@ if [ "$clock" != tsc ]; then
 	lh_skip_all "the probes read clock=$clock here ($why), not the TSC: nothing to fall back from"
 fi
 lt_load cpu=1 mode=preempt delay_us=$N count=1
-lh_plan 3
+lh_plan 6
+
+# cf_section [PARAM VALUE] - one section of N us on CPU 1 (halfway through
+# which lh_load_test does what PARAM=VALUE asks) from a reset preemptoff/;
+# its maximum in CF_MAX, clock_drops before and after in CF_DROPS0, CF_DROPS
+cf_section()
+{
+	lh_reset preemptoff
+	CF_DROPS0=$(lh_status_field irqsoff clock_drops)
+	[ $# = 0 ] || lh_expect_write_ok "$LT_PARAMS/$1" "$2"
+	lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 1
+	lt_trigger || lh_err "lh_load_test trigger failed"
+	lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 0
+	CF_MAX=$(hl_max preemptoff 1)
+	CF_DROPS=$(lh_status_field irqsoff clock_drops)
+	lh_diag "${1:+$1=$2: }preemptoff/CPU1 max $CF_MAX us; clock_drops $CF_DROPS0 -> $CF_DROPS"
+}
+
+# cf_dropped WHAT - lh_err unless cf_section's section, open across WHAT,
+# was dropped and counted
+cf_dropped()
+{
+	[ "$CF_MAX" = "<undef>" ] || [ "$CF_MAX" -lt $N ] ||
+		lh_err "the section open across $1 was filed (max $CF_MAX us >= $N us)"
+	[ "$CF_DROPS" -gt "$CF_DROPS0" ] ||
+		lh_err "clock_drops did not grow: $CF_DROPS0 -> $CF_DROPS"
+}
+
+khz=$(cat "$LT_PARAMS/tsc_khz")
+lh_diag "tsc_khz $khz"
 
 lh_case_begin
-drops0=$(lh_status_field irqsoff clock_drops)
-lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 1
-lh_expect_write_ok "$LT_PARAMS/mark_tsc_unstable" 1
-lt_trigger || lh_err "lh_load_test trigger failed"
-lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 0
-max=$(hl_max preemptoff 1)
-drops=$(lh_status_field irqsoff clock_drops)
-lh_diag "preemptoff/CPU1: max $max us; clock_drops $drops0 -> $drops"
-[ "$max" = "<undef>" ] || [ "$max" -lt $N ] ||
-	lh_err "the section open across the fall back was filed (max $max us >= $N us)"
-[ "$drops" -gt "$drops0" ] ||
-	lh_err "clock_drops did not grow: $drops0 -> $drops"
+cf_section refine_tsc_khz $((khz * 4))
+cf_dropped "the rescale"
+got=$(lh_status_field irqsoff clock)
+[ "$got" = tsc ] || lh_err "clock=$got after a rescale, expected tsc"
+lh_case_end section_open_across_a_rescale_is_dropped
+
+lh_case_begin
+cf_section
+[ "$CF_MAX" != "<undef>" ] && [ "$CF_MAX" -ge $((N / 4)) ] && [ "$CF_MAX" -lt $((N / 2)) ] ||
+	lh_err "a $N us section at 4 times the rate read $CF_MAX us, not $((N / 4)) to $((N / 2))"
+lh_case_end sections_after_a_rescale_are_read_at_the_new_rate
+
+lh_case_begin
+cf_section refine_tsc_khz "$khz"
+cf_dropped "the rescale back"
+cf_section
+[ "$CF_MAX" != "<undef>" ] && [ "$CF_MAX" -ge $N ] ||
+	lh_err "a $N us section back at the TSC's rate read $CF_MAX us"
+lh_case_end sections_after_the_rate_is_back_read_their_length
+
+lh_case_begin
+cf_section mark_tsc_unstable 1
+cf_dropped "the fall back"
 for pair in irqsoff:local_clock wakeup:mono_fast; do
 	h=${pair%%:*}
 	want=${pair#*:}
@@ -73,14 +123,9 @@ got=$(lh_status_field irqsoff clock_why)
 lh_case_end section_open_across_the_fall_back_is_dropped
 
 lh_case_begin
-lh_reset preemptoff
-lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 1
-lt_trigger || lh_err "lh_load_test trigger failed"
-lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 0
-max=$(hl_max preemptoff 1)
-lh_diag "after the fall back: preemptoff/CPU1 max $max us"
-[ "$max" != "<undef>" ] && [ "$max" -ge $N ] ||
-	lh_err "a $N us section on the kernel's clock was not filed with its length (max $max us)"
+cf_section
+[ "$CF_MAX" != "<undef>" ] && [ "$CF_MAX" -ge $N ] ||
+	lh_err "a $N us section on the kernel's clock was filed as $CF_MAX us"
 lh_case_end sections_after_the_fall_back_are_filed
 
 lt_unload

@@ -26,6 +26,11 @@
  *					# halfway through the first section, that
  *					# the TSC is unstable (latency_hist's
  *					# clock falls back with sections open)
+ *   echo K > refine_tsc_khz; echo 1 > trigger	# x86: halfway through the
+ *					# first section the kernel's tsc_khz
+ *					# becomes K, as its refinement a second
+ *					# after boot does (latency_hist rescales
+ *					# with sections open); tsc_khz reads it
  *
  * Loading with trigger=1 also runs the sections once, from module init; if
  * that run fails, the load fails with its error.
@@ -162,6 +167,7 @@ static enum lh_mode lh_mode = LH_MODE_IRQ;
 static bool lh_nested;
 static bool lh_busy_gap;
 static bool lh_mark_tsc;
+static unsigned int lh_refine_tsc_khz;
 static struct lh_uint_param lh_delay_us = {
 	.val = 100, .min = 1, .max = LH_MAX_DELAY_US,
 };
@@ -226,6 +232,7 @@ struct lh_run {
 	bool nested;
 	bool busy_gap;
 	bool mark_tsc;		/* the first section marks the TSC unstable */
+	unsigned int tsc_khz;	/* the first section sets tsc_khz to it */
 	u64 delay_ns;
 	unsigned int count;
 	unsigned int gap_us;
@@ -292,6 +299,17 @@ static void lh_mark_tsc_unstable(void)
 #endif
 }
 
+/*
+ * lh_refine_tsc - set the kernel's tsc_khz to @khz, as
+ * tsc_refine_calibration_work() does (x86 only)
+ */
+static void lh_refine_tsc(unsigned int khz)
+{
+#ifdef CONFIG_X86_TSC
+	WRITE_ONCE(tsc_khz, khz);
+#endif
+}
+
 /* lh_hardirq_arm - arm the spinning timer @delay_ns ahead on this CPU */
 static void lh_hardirq_arm(u64 spin_ns, u64 delay_ns)
 {
@@ -328,7 +346,8 @@ static int lh_hardirq_wait(bool busy)
 static int lh_section(const struct lh_run *run)
 {
 	unsigned long flags, inner_flags;
-	u64 first_ns = run->nested || run->mark_tsc ? run->delay_ns / 2 : 0;
+	u64 first_ns = run->nested || run->mark_tsc || run->tsc_khz ?
+		       run->delay_ns / 2 : 0;
 	int ret;
 
 	flags = lh_disable(run->mode);
@@ -341,6 +360,8 @@ static int lh_section(const struct lh_run *run)
 	}
 	if (!ret && run->mark_tsc)
 		lh_mark_tsc_unstable();
+	if (!ret && run->tsc_khz)
+		lh_refine_tsc(run->tsc_khz);
 	if (!ret)
 		ret = lh_spin_ns(run->delay_ns - first_ns);
 	lh_enable(run->mode, flags);
@@ -446,6 +467,7 @@ static int lh_load_thread(void *data)
 		}
 		run->err = lh_section(run);
 		run->mark_tsc = false;
+		run->tsc_khz = 0;
 		if (run->err)
 			break;
 		run->nr_done++;
@@ -478,6 +500,7 @@ static int lh_run(void)
 		.nested = lh_nested,
 		.busy_gap = lh_busy_gap,
 		.mark_tsc = lh_mark_tsc,
+		.tsc_khz = lh_refine_tsc_khz,
 		.delay_ns = (u64)lh_delay_us.val * NSEC_PER_USEC,
 		.count = lh_count.val,
 		.gap_us = lh_gap_us.val,
@@ -488,11 +511,15 @@ static int lh_run(void)
 	int ret;
 
 #ifndef CONFIG_X86_TSC
-	if (run.mark_tsc) {
-		pr_err("mark_tsc_unstable: no TSC on this architecture\n");
+	if (run.mark_tsc || run.tsc_khz) {
+		pr_err("mark_tsc_unstable, refine_tsc_khz: no TSC on this architecture\n");
 		return -EOPNOTSUPP;
 	}
 #endif
+	if (run.tsc_khz && run.mode == LH_MODE_HARDIRQ) {
+		pr_err("refine_tsc_khz: not in hardirq mode\n");
+		return -EINVAL;
+	}
 	if (run.mark_tsc && (run.mode == LH_MODE_HARDIRQ ||
 			     IS_ENABLED(CONFIG_PREEMPT_RT))) {
 		/* it takes the clocksource watchdog's (sleeping on RT) lock */
@@ -500,6 +527,7 @@ static int lh_run(void)
 		return -EINVAL;
 	}
 	lh_mark_tsc = false;	/* once */
+	lh_refine_tsc_khz = 0;
 	/* The CPU was online when cpu= was written; it may not be now. */
 	if (!cpu_online(run.cpu)) {
 		pr_err("cpu %d is offline\n", run.cpu);
@@ -762,6 +790,12 @@ module_param_named(nested, lh_nested, bool, 0644);
 MODULE_PARM_DESC(nested, "Disable once more halfway through each section (0 default)");
 module_param_named(mark_tsc_unstable, lh_mark_tsc, bool, 0644);
 MODULE_PARM_DESC(mark_tsc_unstable, "x86, not PREEMPT_RT: the next run's first section marks the TSC unstable halfway through (0 default)");
+module_param_named(refine_tsc_khz, lh_refine_tsc_khz, uint, 0644);
+MODULE_PARM_DESC(refine_tsc_khz, "x86: the next run's first section sets the kernel's tsc_khz to this halfway through (0 default: leave it)");
+#ifdef CONFIG_X86_TSC
+module_param_named(tsc_khz, tsc_khz, uint, 0444);
+MODULE_PARM_DESC(tsc_khz, "x86: the kernel's tsc_khz");
+#endif
 module_param_named(busy_gap, lh_busy_gap, bool, 0644);
 MODULE_PARM_DESC(busy_gap, "hardirq mode: toggle preemption in a loop until each interrupt, instead of sleeping (0 default)");
 module_param_cb(delay_us, &lh_uint_param_ops, &lh_delay_us, 0644);

@@ -14,11 +14,13 @@
  * unstable), or one the kernel was told is reliable. That is what
  * local_clock() reads there too, through its per-CPU scaling and a
  * seqcount, for a tenth of the instructions. A stamp is the raw count;
- * the difference of two is scaled once, straight to microseconds, with a
- * mult/shift computed at load (module/clock.c): one multiply per sample
- * instead of one per reading and a division. Elsewhere they read the
- * kernel's clocks: ktime_get_mono_fast_ns() (CLOCK_MONOTONIC, the same on
- * every CPU) and local_clock() (consistent on one CPU).
+ * a window's two ends are scaled to ns when it is filed, with a mult/shift
+ * computed at load and again when the kernel refines the TSC's rate
+ * (module/clock.c), and its microseconds are their difference divided by
+ * 1000 (clock_scale.h): three multiplies per sample instead of one per
+ * reading and a division. Elsewhere they read the kernel's clocks:
+ * ktime_get_mono_fast_ns() (CLOCK_MONOTONIC, the same on every CPU) and
+ * local_clock() (consistent on one CPU).
  *
  * The kernel marks a TSC unstable when its watchdog sees it drift (it
  * checks every half second); timekeeping's next update, within a tick,
@@ -26,8 +28,10 @@
  * themselves. A cycle-counter reading carries LH_CLOCK_CYCLES_BIT, so a
  * window whose two ends were read on different clocks (the fall back came
  * while it was open) is told apart and dropped (lh_clock_window_us()),
- * never filed. Only differences of two stamps mean anything;
- * lh_clock_mono_ns() gives CLOCK_MONOTONIC for a record's timestamp.
+ * never filed. So is one open across a rescale: its ends carry different
+ * generations (LH_CLOCK_SCALE_BIT). Only differences of two stamps mean
+ * anything; lh_clock_mono_ns() gives CLOCK_MONOTONIC for a record's
+ * timestamp.
  */
 #ifndef LH_CLOCK_H
 #define LH_CLOCK_H
@@ -40,6 +44,7 @@
 #include <linux/timekeeping.h>
 #include <linux/types.h>
 
+#include <latency_hist/clock_scale.h>
 #include <latency_hist/compat.h>
 
 #ifdef LH_HAVE_TSC_CLOCK
@@ -49,25 +54,28 @@
 #include <clocksource/arm_arch_timer.h>
 #endif
 
-#define LH_CLOCK_CYCLES_BIT	BIT_ULL(63)
+#define LH_CLOCK_CYCLES_BIT	BIT_ULL(63)	/* read on the cycle counter */
+#define LH_CLOCK_SCALE_BIT	BIT_ULL(62)	/* ...in an odd scale generation */
+#define LH_CLOCK_MARK		(LH_CLOCK_CYCLES_BIT | LH_CLOCK_SCALE_BIT)
 
 /*
- * struct lh_clock - the clock the probes read; written at load and once
- * more by a fall back, read by every probe (one cache line)
- * @cycles:   read the cycle counter (else the kernel's clocks)
- * @mult:     cycles to ns: ns = cycles * @mult >> @shift
- * @shift:    see @mult
- * @us_mult:  cycles to us: us = cycles * @us_mult >> @us_shift, so that a
- *            sample costs one multiply, not a multiply per reading and a
- *            division
- * @us_shift: see @us_mult
+ * struct lh_clock - the clock the probes read; written at load, by a fall
+ * back and by a rescale (module/clock.c), read by every probe
+ * @cycles: read the cycle counter (else the kernel's clocks)
+ * @shift:  cycles to ns: ns = cycles * @mult[g] >> @shift; set at load
+ * @mark:   the top bits of a cycle stamp: LH_CLOCK_CYCLES_BIT, with
+ *          LH_CLOCK_SCALE_BIT in odd generations (a rescale starts the
+ *          next). Its low half is 0: a 32-bit kernel's torn read is
+ *          harmless.
+ * @mult:   per generation g: @mult[g] is written before the @mark of g is
+ *          published, and read through a stamp's own mark, so a stamp is
+ *          scaled at the rate of its generation
  */
 struct lh_clock {
 	bool cycles;
-	u32 mult;
 	u32 shift;
-	u32 us_mult;
-	u32 us_shift;
+	u64 mark;
+	u32 mult[2];
 };
 
 extern struct lh_clock lh_clock;
@@ -103,40 +111,19 @@ static __always_inline u64 lh_cycles(void)
 
 #endif
 
-#ifdef CONFIG_X86_64
-/*
- * lh_cycles_scale - @cycles * @mult >> @shift (@shift < 64): one mulq and
- * one shrdq. The generic mul_u64_u32_shr()'s 128-bit product made the
- * compiler realign the stack and save a register more in every probe.
- */
-static __always_inline u64 lh_cycles_scale(u64 cycles, u32 mult, u32 shift)
-{
-	u64 ns;
-
-	asm ("mulq %2\n\tshrdq %%cl, %%rdx, %%rax"
-	     : "=a" (ns)
-	     : "0" (cycles), "rm" ((u64)mult), "c" (shift)
-	     : "rdx", "cc");
-	return ns;
-}
-#else
-/* lh_cycles_scale - @cycles * @mult >> @shift */
-static __always_inline u64 lh_cycles_scale(u64 cycles, u32 mult, u32 shift)
-{
-	return mul_u64_u32_shr(cycles, mult, shift);
-}
-#endif
-
 /* lh_clock_on_cycles - are stamps read on the cycle counter (until a fall back)? */
 static __always_inline bool lh_clock_on_cycles(void)
 {
 	return likely(READ_ONCE(lh_clock.cycles));
 }
 
-/* lh_cycle_stamp - now on the cycle counter, as lh_clock_on_cycles() stamps it */
+/*
+ * lh_cycle_stamp - now on the cycle counter, as lh_clock_on_cycles() stamps
+ * it: the count (below 2^62: decades at 5 GHz) and its generation's mark
+ */
 static __always_inline u64 lh_cycle_stamp(void)
 {
-	return lh_cycles() | LH_CLOCK_CYCLES_BIT;
+	return lh_cycles() | READ_ONCE(lh_clock.mark);
 }
 
 /*
@@ -160,26 +147,32 @@ static __always_inline u64 lh_clock_local_stamp(void)
 }
 
 /*
- * lh_clock_scale_signed - a signed cycle difference scaled; as div_s64()
- * does, a negative one is truncated toward zero
+ * lh_clock_mult - the mult of cycle stamp @stamp's generation: an address
+ * dependency on the stamp's mark, which orders it after the mark's read
  */
-static __always_inline s64 lh_clock_scale_signed(s64 cycles, u32 mult,
-						 u32 shift)
+static __always_inline u32 lh_clock_mult(u64 stamp)
 {
-	if (likely(cycles >= 0))
-		return lh_cycles_scale(cycles, mult, shift);
-	return -(s64)lh_cycles_scale(-cycles, mult, shift);
+	return READ_ONCE(lh_clock.mult[!!(stamp & LH_CLOCK_SCALE_BIT)]);
 }
 
-/* lh_clock_delta_ns - ns from stamp @start to stamp @end, one clock */
+/* lh_clock_cycles_ns - cycle stamp @stamp as ns, without its mark */
+static __always_inline u64 lh_clock_cycles_ns(u64 stamp)
+{
+	return lh_cycles_scale(stamp & ~LH_CLOCK_MARK, lh_clock_mult(stamp),
+			       lh_clock.shift);
+}
+
+/*
+ * lh_clock_delta_ns - ns from stamp @start to stamp @end, one clock: on
+ * the cycle counter, the difference of the two on the time line of
+ * lh_clock_stamp_ns(), so that it is what explain's records hold
+ */
 static __always_inline s64 lh_clock_delta_ns(u64 start, u64 end)
 {
-	s64 diff = (s64)(end - start);
-
 	if (end & LH_CLOCK_CYCLES_BIT)
-		return lh_clock_scale_signed(diff, lh_clock.mult,
-					     lh_clock.shift);
-	return diff;
+		return lh_cycles_window_ns(start, end, lh_clock_mult(end),
+					   lh_clock.shift);
+	return end - start;
 }
 
 /*
@@ -189,9 +182,7 @@ static __always_inline s64 lh_clock_delta_ns(u64 start, u64 end)
 static __always_inline u64 lh_clock_stamp_ns(u64 stamp)
 {
 	if (stamp & LH_CLOCK_CYCLES_BIT)
-		return lh_cycles_scale(stamp & ~LH_CLOCK_CYCLES_BIT,
-				       lh_clock.mult, lh_clock.shift) |
-		       LH_CLOCK_CYCLES_BIT;
+		return lh_clock_cycles_ns(stamp) | (stamp & LH_CLOCK_MARK);
 	return stamp;
 }
 
@@ -204,10 +195,14 @@ static __always_inline u64 lh_clock_ns(void)
 	return lh_clock_stamp_ns(lh_clock_stamp());
 }
 
-/* lh_clock_differs - were stamps (or ns) @a and @b read on different clocks? */
+/*
+ * lh_clock_differs - were stamps (or ns) @a and @b read on different
+ * clocks, or on the cycle counter in different scale generations? (The
+ * kernel's clocks reach bit 62 after 146 years.)
+ */
 static __always_inline bool lh_clock_differs(u64 a, u64 b)
 {
-	return (a ^ b) & LH_CLOCK_CYCLES_BIT;
+	return (a ^ b) & LH_CLOCK_MARK;
 }
 
 /* lh_clock_window_us() of a window whose ends were read on two clocks */
@@ -216,20 +211,27 @@ static __always_inline bool lh_clock_differs(u64 a, u64 b)
 s64 lh_clock_window_us_slow(u64 start, u64 end);
 
 /*
+ * Two cycle stamps of one generation in order are less apart (2^61 counts
+ * are 14 years at 5 GHz); stamps of two clocks or generations, or out of
+ * order, are not (less than 2^62 counts each, their marks differ by 2^62 or
+ * more, or the difference wraps).
+ */
+#define LH_CLOCK_WINDOW_MAX	BIT_ULL(61)
+
+/*
  * lh_clock_cycles_us - the case of every sample where the cycle counter is
- * used: both stamps on it and @end not before @start; then true, with the
- * whole microseconds from @start to @end in @us. Calls nothing.
+ * used: both stamps on it, in one generation, and @end not before @start;
+ * then true, with the
+ * whole microseconds from @start to @end in @us: lh_clock_delta_ns() /
+ * 1000. Calls nothing, divides by nothing but a constant.
  */
 static __always_inline bool lh_clock_cycles_us(u64 start, u64 end, s64 *us)
 {
-	s64 diff = (s64)(end - start);
-
-	if (likely((s64)(start & end) < 0 && diff >= 0)) {
-		*us = lh_cycles_scale(diff, lh_clock.us_mult,
-				      lh_clock.us_shift);
-		return true;
-	}
-	return false;
+	if (unlikely((s64)end >= 0 || end - start >= LH_CLOCK_WINDOW_MAX))
+		return false;
+	*us = lh_cycles_window_us(start, end, lh_clock_mult(end),
+				  lh_clock.shift);
+	return true;
 }
 
 /*

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_clock.c - host-side unit tests of the cycle-counter scaling
+ * (include/latency_hist/clock_scale.h, compiled unchanged: on an x86-64
+ * host its mulq/shrdq, elsewhere the generic mul_u64_u32_shr()).
+ *
+ * For realistic rates (x86 TSCs in kHz, ARM architected counters in Hz)
+ * and many windows (random ends over days of uptime, lengths from one
+ * cycle to an hour, and lengths aimed at microsecond boundaries, where a
+ * rounding shows), it checks against exact integer arithmetic:
+ *  - the sample is its window's ns / 1000 (lh_cycles_window_us() against
+ *    lh_cycles_window_ns()), always: explain's records hold those ns, and
+ *    explain.sh checks window_ns / 1000 == the maximum;
+ *  - the window's ns are within 1 ns + 1 ns per second of the exact
+ *    cycles * 10^9 / rate, and the sample is the exact
+ *    floor(cycles * 10^6 / rate) unless the exact ns are that close to a
+ *    microsecond boundary;
+ *  - the mult leaves a factor of two of headroom (a refined rate is taken
+ *    with the same shift), the shift is at most 32, and 32-bit kernels'
+ *    mul_u64_u32_shr() gives the same ns;
+ *  - the same two marks in bits 62-63 of both ends (clock.h's cycle and
+ *    generation bits) leave window_ns as it is.
+ * Prints KTAP; exits non-zero on any failure.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <linux/types.h>
+
+#ifdef __x86_64__
+#define CONFIG_X86_64 1		/* the kernel's mulq/shrdq */
+#else
+/* the kernel's mul_u64_u32_shr() on a 64-bit architecture with __int128 */
+static inline u64 mul_u64_u32_shr(u64 a, u32 mul, unsigned int shift)
+{
+	return (u64)(((__uint128_t)a * mul) >> shift);
+}
+#endif
+#ifndef __always_inline
+#define __always_inline inline
+#endif
+
+#include <latency_hist/clock_scale.h>
+
+#define NR_RANDOM	200000	/* windows of random length per rate */
+#define NR_BOUNDARY	200000	/* windows aimed at a microsecond boundary */
+#define HOUR_S		3600
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+struct rate {
+	u32 freq;	/* counts per unit */
+	u32 to;		/* ns per unit */
+	const char *what;
+};
+
+static const struct rate rates[] = {
+	{ 1000000, 1000000, "TSC 1 GHz" },
+	{ 1799999, 1000000, "TSC 1.8 GHz" },
+	{ 1995381, 1000000, "TSC 1995.381 MHz" },
+	{ 2099999, 1000000, "TSC 2.1 GHz" },
+	{ 2399996, 1000000, "TSC 2.4 GHz" },
+	{ 2592000, 1000000, "TSC 2.592 GHz" },
+	{ 2893202, 1000000, "TSC 2893.202 MHz" },
+	{ 3192614, 1000000, "TSC 3192.614 MHz" },
+	{ 3493442, 1000000, "TSC 3493.442 MHz" },
+	{ 3799998, 1000000, "TSC 3.8 GHz" },
+	{ 4491540, 1000000, "TSC 4491.540 MHz" },
+	{ 4999999, 1000000, "TSC 5 GHz" },
+	{ 19200000, 1000000000, "arch counter 19.2 MHz" },
+	{ 24000000, 1000000000, "arch counter 24 MHz" },
+	{ 25000000, 1000000000, "arch counter 25 MHz" },
+	{ 54000000, 1000000000, "arch counter 54 MHz" },
+	{ 62500000, 1000000000, "arch counter 62.5 MHz (qemu virt)" },
+	{ 100000000, 1000000000, "arch counter 100 MHz" },
+	{ 1000000000, 1000000000, "arch counter 1 GHz (ARMv8.6)" },
+};
+
+static int nr_passed, nr_failed, nr_test;
+static u64 rng = 0x9e3779b97f4a7c15ULL;
+
+/* check - one KTAP result line */
+static void check(int ok, const char *what)
+{
+	nr_test++;
+	printf("%sok %d %s\n", ok ? "" : "not ", nr_test, what);
+	if (ok)
+		nr_passed++;
+	else
+		nr_failed++;
+}
+
+/* check_rate - one KTAP result line about rate @r */
+static void check_rate(const struct rate *r, int ok, const char *what)
+{
+	char line[160];
+
+	snprintf(line, sizeof(line), "%s: %s", r->what, what);
+	check(ok, line);
+}
+
+/* rand64 - xorshift64*: the same windows on every run */
+static u64 rand64(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return rng * 0x2545f4914f6cdd1dULL;
+}
+
+/* kernel32_mul_u64_u32_shr - include/linux/math64.h's 32-bit version */
+static u64 kernel32_mul_u64_u32_shr(u64 a, u32 mul, unsigned int shift)
+{
+	u32 ah = a >> 32, al = (u32)a;
+	u64 ret;
+
+	ret = ((u64)al * mul) >> shift;
+	if (ah)
+		ret += ((u64)ah * mul) << (32 - shift);
+	return ret;
+}
+
+struct tally {
+	u64 windows;
+	u64 not_window_ns;	/* us != window_ns / 1000 */
+	u64 ns_off;		/* |window_ns - exact| beyond the bound */
+	u64 us_off;		/* us != exact, not near a boundary */
+	u64 us_near;		/* us != exact, near a boundary (allowed) */
+	u64 ns32_off;		/* the 32-bit product differs */
+	u64 marked_off;		/* equal marks above bit 62 do not cancel */
+	u64 worst_start, worst_cycles;
+};
+
+/*
+ * one_window - scale [start, start + cycles] at @r's @mult/@shift and
+ * check it against exact arithmetic into @t
+ */
+static void one_window(const struct rate *r, u32 mult, u32 shift, u64 start,
+		       u64 cycles, struct tally *t)
+{
+	u64 end = start + cycles;
+	u64 us = lh_cycles_window_us(start, end, mult, shift);
+	u64 ns = lh_cycles_window_ns(start, end, mult, shift);
+	__uint128_t num = (__uint128_t)cycles * r->to;	/* exact ns = num / freq */
+	u64 exact_us = (u64)(num / ((__uint128_t)r->freq * 1000));
+	/* bound in ns: 1 + 1 per second, times freq to compare with num */
+	__uint128_t bound = (__uint128_t)r->freq + num / 1000000000 + 1;
+	__uint128_t ns_num = (__uint128_t)ns * r->freq;
+	__uint128_t dist, rem;
+	int bad = 0;
+
+	t->windows++;
+	if (us != ns / 1000) {
+		t->not_window_ns++;
+		bad = 1;
+	}
+	if ((ns_num > num ? ns_num - num : num - ns_num) > bound) {
+		t->ns_off++;
+		bad = 1;
+	}
+	if (us != exact_us) {
+		/* distance of the exact ns from the nearest us boundary */
+		rem = num % ((__uint128_t)r->freq * 1000);
+		dist = rem < (__uint128_t)r->freq * 500 ? rem :
+		       (__uint128_t)r->freq * 1000 - rem;
+		if (dist <= bound) {
+			t->us_near++;
+		} else {
+			t->us_off++;
+			bad = 1;
+		}
+	}
+	if (lh_cycles_window_ns(start | 2ULL << 62, end | 2ULL << 62, mult,
+				shift) != ns ||
+	    lh_cycles_window_ns(start | 3ULL << 62, end | 3ULL << 62, mult,
+				shift) != ns) {
+		t->marked_off++;
+		bad = 1;
+	}
+	if (shift <= 32 &&
+	    kernel32_mul_u64_u32_shr(end, mult, shift) !=
+	    lh_cycles_scale(end, mult, shift))
+		t->ns32_off++;
+	if (bad && !t->worst_cycles) {
+		t->worst_start = start;
+		t->worst_cycles = cycles;
+	}
+}
+
+/* test_rate - the windows of one rate */
+static void test_rate(const struct rate *r)
+{
+	u32 shift = lh_clock_calc_shift(r->freq, r->to);
+	u64 mult = lh_clock_calc_mult(r->freq, r->to, shift);
+	u64 hour = (u64)r->freq * HOUR_S * (1000000000 / r->to);
+	double per_us = (double)r->freq / r->to * 1000;
+	struct tally t = { 0 };
+	char what[80];
+	int i;
+
+	snprintf(what, sizeof(what),
+		 "shift %u <= 32, mult %llu < 2^31 with 29 bits or more",
+		 shift, (unsigned long long)mult);
+	check_rate(r, shift <= LH_CLOCK_SHIFT_MAX &&
+		   mult < LH_CLOCK_MULT_LOAD_MAX && mult >= 1ULL << 29, what);
+	for (i = 0; i < NR_RANDOM; i++) {
+		/* ends anywhere in 2^52 counts: weeks at 5 GHz */
+		u64 start = rand64() >> 12;
+		/* lengths log-uniform from 1 count to an hour */
+		int bits = rand64() % 64;
+		u64 cycles = (rand64() >> (64 - bits - 1)) % hour + 1;
+
+		one_window(r, mult, shift, start, cycles, &t);
+	}
+	for (i = 0; i < NR_BOUNDARY; i++) {
+		/* k us, for k up to 10 s, give or take a count or two */
+		u64 start = rand64() >> 12;
+		u64 k = rand64() % 10000000 + 1;
+		u64 cycles = (u64)(k * per_us) + rand64() % 5;
+
+		one_window(r, mult, shift, start, cycles - 2, &t);
+	}
+	if (t.not_window_ns || t.ns_off || t.us_off) {
+		printf("# %s: of %llu windows, %llu us != window_ns / 1000,\n",
+		       r->what, (unsigned long long)t.windows,
+		       (unsigned long long)t.not_window_ns);
+		printf("# %llu ns off by more than 1 + 1/s, %llu us not the exact floor\n",
+		       (unsigned long long)t.ns_off,
+		       (unsigned long long)t.us_off);
+		printf("# first: start %llu, %llu counts\n",
+		       (unsigned long long)t.worst_start,
+		       (unsigned long long)t.worst_cycles);
+	} else {
+		printf("# %s: %llu windows, %llu within a rounding of a us boundary\n",
+		       r->what, (unsigned long long)t.windows,
+		       (unsigned long long)t.us_near);
+	}
+	check_rate(r, !t.not_window_ns, "us == window_ns / 1000 always");
+	check_rate(r, !t.ns_off,
+		   "window_ns within 1 ns + 1 ns/s of the exact ns");
+	check_rate(r, !t.us_off, "us the exact floor but at a us boundary");
+	check_rate(r, !t.ns32_off,
+		   "32-bit mul_u64_u32_shr() gives the same ns");
+	check_rate(r, !t.marked_off,
+		   "equal marks in bits 62-63 cancel in window_ns");
+}
+
+int main(void)
+{
+	size_t i;
+
+	printf("TAP version 13\n");
+	printf("1..%zu\n", 6 * ARRAY_SIZE(rates));
+	for (i = 0; i < ARRAY_SIZE(rates); i++)
+		test_rate(&rates[i]);
+	printf("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0\n",
+	       nr_passed, nr_failed);
+	return nr_failed ? 1 : 0;
+}
