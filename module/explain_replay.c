@@ -20,6 +20,7 @@
  *   other    the idle task, and the part of the window the ring does not
  *            cover ("uncovered")
  */
+#include <linux/compiler.h>
 #include <linux/kernel.h>
 #include <linux/sched.h>
 #include <linux/sort.h>
@@ -96,8 +97,10 @@ static struct lh_x_irq_acc *lh_x_irq_acc_of(struct lh_x_scratch *s, u8 kind,
 
 /*
  * struct lh_x_replay - the state of a replay between events
- * @task:     the switch-in event of the task running when no interrupt is
- *            (NULL: not known yet)
+ * @task:     a copy of the switch-in event of the task running when no
+ *            interrupt is (never a pointer into the ring: NMIs overwrite
+ *            the slots the replay has read)
+ * @task_known: @task is filled in
  * @task_acc: its account, looked up at its first time in the window
  * @unknown_ns: time given to the task before the first switch showed who
  *             it was
@@ -108,7 +111,8 @@ struct lh_x_replay {
 	struct lh_x_scratch *s;
 	u64 start_ns;
 	u64 end_ns;
-	const struct lh_x_ev *task;
+	struct lh_x_ev task;
+	bool task_known;
 	u64 *task_acc;
 	u64 unknown_ns;
 	u64 *timer_acc;
@@ -230,9 +234,9 @@ static u64 *lh_x_give(struct lh_x_replay *rp, u64 from, u64 to, u64 *given)
 	acc = s->depth ? lh_x_give_irq(rp, *given) : NULL;
 	if (acc)
 		return acc;
-	if (rp->task) {
+	if (rp->task_known) {
 		if (!rp->task_acc)
-			rp->task_acc = lh_x_task_of(rp, rp->task);
+			rp->task_acc = lh_x_task_of(rp, &rp->task);
 		acc = rp->task_acc;
 	} else {
 		acc = &rp->unknown_ns;
@@ -305,7 +309,7 @@ static void lh_x_apply(struct lh_x_replay *rp, const struct lh_x_ev *ev)
 	case LH_XE_SWITCH_OUT:
 		/* Switches happen in task context: no interrupt is open. */
 		s->depth = 0;
-		if (!rp->task && rp->unknown_ns) {
+		if (!rp->task_known && rp->unknown_ns) {
 			/* the task that ran before the first switch */
 			*lh_x_task_of(rp, ev) += rp->unknown_ns;
 			rp->unknown_ns = 0;
@@ -313,7 +317,8 @@ static void lh_x_apply(struct lh_x_replay *rp, const struct lh_x_ev *ev)
 		break;
 	case LH_XE_SWITCH_IN:
 		s->depth = 0;
-		rp->task = ev;
+		rp->task = *ev;
+		rp->task_known = true;
 		rp->task_acc = NULL;
 		break;
 	}
@@ -472,6 +477,30 @@ static void lh_x_build(struct lh_x_scratch *s, struct lh_x_rec *rec)
 }
 
 /*
+ * lh_x_read_slot - copy the event of append @n into @ev; false if its slot
+ * is half written, or was overwritten before or while it was copied
+ *
+ * A slot's sequence number is written last (lh_x_seal()), so a replay that
+ * interrupted an append in progress finds it half written. An NMI may
+ * append while the replay runs, into the oldest slot, the first the replay
+ * reads: so, as a seqcount reader, copy the slot between two reads of its
+ * sequence number, and read only the copy. The writers are this CPU's own
+ * NMIs, which see and keep its program order: compiler barriers suffice.
+ */
+static bool lh_x_read_slot(const struct lh_x_ring *r, unsigned long n,
+			   struct lh_x_ev *ev)
+{
+	const struct lh_x_ev *slot = &r->ev[n & (LH_X_RING - 1)];
+
+	if (READ_ONCE(slot->seq) != (u32)(n + 1))
+		return false;
+	barrier();
+	*ev = *slot;
+	barrier();
+	return READ_ONCE(slot->seq) == (u32)(n + 1);
+}
+
+/*
  * lh_x_replay - break [start_ns, end_ns] down from this CPU's ring into
  * @r->scratch.rec; @running is the task on the CPU at @end_ns
  *
@@ -484,9 +513,6 @@ static void lh_x_build(struct lh_x_scratch *s, struct lh_x_rec *rec)
  * event the ring still holds, or before explain was turned on) is
  * "uncovered". Events read on another clock than the window, before a
  * fall back of clock.h, are skipped.
- *
- * A slot's sequence number is written last (lh_x_seal()), so a replay that
- * interrupted an append in progress skips the slot it finds half written.
  *
  * On PREEMPT_RT, device interrupt handlers are threads (their time is the
  * thread's) and softirqs run in task context: a softirq preempted by a
@@ -505,34 +531,33 @@ void notrace lh_x_replay(struct lh_x_ring *r, u64 start_ns, u64 end_ns,
 	unsigned long head = local_read(&r->head), n;
 	u64 t_prev = end_ns, given, covered_from = end_ns;
 	bool first = true;
+	struct lh_x_ev ev;
 	u64 *acc;
 
 	memset(s, 0, sizeof(*s));
 	n = head > LH_X_RING ? head - LH_X_RING : 0;
 	for (; n < head; n++) {
-		const struct lh_x_ev *ev = &r->ev[n & (LH_X_RING - 1)];
-
-		if (READ_ONCE(ev->seq) != (u32)(n + 1))
+		if (!lh_x_read_slot(r, n, &ev))
 			continue;	/* half written, or overwritten */
-		if (lh_clock_differs(ev->ns, end_ns))
+		if (lh_clock_differs(ev.ns, end_ns))
 			continue;	/* read before a fall back of the clock */
-		if (ev->ns > end_ns)
+		if (ev.ns > end_ns)
 			break;
 		if (first) {
 			first = false;
-			covered_from = ev->ns;
-			t_prev = ev->ns;
+			covered_from = ev.ns;
+			t_prev = ev.ns;
 		}
-		if (ev->ns > t_prev) {
-			acc = lh_x_give(&rp, t_prev, ev->ns, &given);
-			t_prev = ev->ns;
+		if (ev.ns > t_prev) {
+			acc = lh_x_give(&rp, t_prev, ev.ns, &given);
+			t_prev = ev.ns;
 		} else {
 			acc = NULL;	/* the clock read after a nested event */
 			given = 0;
 		}
-		if (ev->kind == LH_XE_NMI) {
-			/* the NMI ended at ev->ns: its time is the end of @given */
-			u64 nmi_ns = acc ? min(ev->delta_ns, given) : 0;
+		if (ev.kind == LH_XE_NMI) {
+			/* the NMI ended at ev.ns: its time is the end of @given */
+			u64 nmi_ns = acc ? min(ev.delta_ns, given) : 0;
 
 			if (nmi_ns) {
 				*acc -= nmi_ns;
@@ -540,11 +565,11 @@ void notrace lh_x_replay(struct lh_x_ring *r, u64 start_ns, u64 end_ns,
 					*rp.timer_acc -= nmi_ns;
 				s->nmi_ns += nmi_ns;
 			}
-			if (ev->ns >= start_ns)
+			if (ev.ns >= start_ns)
 				s->nmi_count++;
 			continue;
 		}
-		lh_x_apply(&rp, ev);
+		lh_x_apply(&rp, &ev);
 	}
 	if (covered_from > start_ns) {
 		/* what the ring does not reach back to: state unknown */

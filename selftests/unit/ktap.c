@@ -6,7 +6,11 @@
  */
 #include <stdio.h>
 
+#include <linux/types.h>
+
 #include "ktap.h"
+
+void (*lh_shim_read_hook)(const void *addr);
 
 static int nr_passed, nr_failed, nr_test;
 

@@ -321,6 +321,95 @@ static void test_clock_fall_back(void)
 	free(r);
 }
 
+/*
+ * An NMI that appends while the replay reads the ring: nmi_ring, and after
+ * the replay's READ_ONCE() of nmi_after, nmi_count NMIs append an event at
+ * nmi_ns. The slots they take are the oldest, the first the replay reads.
+ */
+static struct lh_x_ring *nmi_ring;
+static const void *nmi_after;
+static int nmi_count;
+static u64 nmi_ns;
+
+/* nmi_on_read - the shim's READ_ONCE() hook: the NMIs, once */
+static void nmi_on_read(const void *addr)
+{
+	if (addr != nmi_after)
+		return;
+	nmi_after = NULL;
+	while (nmi_count-- > 0)
+		nmi_put(nmi_ring, nmi_ns, 50);
+}
+
+/*
+ * full_ring - a full ring of LH_X_RING events: task a switched in at 500,
+ * then zero-length IRQs up to 1622, before the window
+ */
+static struct lh_x_ring *full_ring(void)
+{
+	struct lh_x_ring *r = ring_new();
+	int i;
+
+	switch_put(r, &idle, &task_a, 500);
+	for (i = 0; i < (LH_X_RING - 2) / 2; i++) {
+		irq_put(r, LH_XE_IRQ_ENTRY, 30, 600 + i, "eth0");
+		irq_put(r, LH_XE_IRQ_EXIT, 30, 600 + i, NULL);
+	}
+	return r;
+}
+
+/*
+ * replay_with_nmis - replay [2000, 5000] of @r while @nr NMIs overwrite
+ * the oldest slots right after the replay read slot @after's sequence
+ */
+static void replay_with_nmis(struct lh_x_ring *r, int after, int nr)
+{
+	nmi_ring = r;
+	nmi_after = &r->ev[after].seq;
+	nmi_count = nr;
+	nmi_ns = 5100;
+	lh_shim_read_hook = nmi_on_read;
+	lh_x_replay(r, 2000, 5000, &task_a);
+	lh_shim_read_hook = NULL;
+}
+
+/*
+ * An NMI overwrites the oldest slot between the replay's check of its
+ * sequence number and its reading of the fields: the slot must be read as
+ * overwritten, not as the NMI's event (later than the window: everything
+ * would turn uncovered).
+ */
+static void test_nmi_overwrites_slot(void)
+{
+	struct lh_x_ring *r = full_ring();
+	const struct lh_x_rec *rec = &r->scratch.rec;
+
+	replay_with_nmis(r, 0, 1);
+
+	check(adds_up(rec) && is(find(rec, LH_XD_THREAD, 100), 1, 3000) &&
+	      !find(rec, LH_XD_UNCOVERED, 0),
+	      "explain replay: a slot an NMI overwrites while it is read is skipped, not torn");
+	free(r);
+}
+
+/*
+ * Two NMIs overwrite the two oldest slots, the switch to task a among them,
+ * after the replay has read them: what it keeps of the switch must be its
+ * own copy, not the slot (now an NMI event, with id 0, the idle task's).
+ */
+static void test_nmi_overwrites_task(void)
+{
+	struct lh_x_ring *r = full_ring();
+	const struct lh_x_rec *rec = &r->scratch.rec;
+
+	replay_with_nmis(r, 2, 2);
+
+	check(adds_up(rec) && is(find(rec, LH_XD_THREAD, 100), 1, 3000) &&
+	      !find(rec, LH_XD_IDLE, 0),
+	      "explain replay: the running task is its own copy of the switch, not the slot NMIs overwrote");
+	free(r);
+}
+
 /* test_explain_run - every test of the explain replay */
 void test_explain_run(void)
 {
@@ -329,4 +418,6 @@ void test_explain_run(void)
 	test_half_written();
 	test_detail_overflow();
 	test_clock_fall_back();
+	test_nmi_overwrites_slot();
+	test_nmi_overwrites_task();
 }

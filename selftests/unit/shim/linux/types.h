@@ -25,7 +25,17 @@ typedef uint8_t u8;
 
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)
-#define READ_ONCE(x)		(*(volatile typeof(x) *)&(x))
+/*
+ * A test may set lh_shim_read_hook to run right after every READ_ONCE(),
+ * with the address read: a writer (an NMI, say) between two reads.
+ */
+extern void (*lh_shim_read_hook)(const void *addr);
+#define READ_ONCE(x) ({							\
+	typeof(x) __v = *(volatile typeof(x) *)&(x);			\
+	if (unlikely(lh_shim_read_hook))				\
+		lh_shim_read_hook((const void *)&(x));		\
+	__v;								\
+})
 #define WRITE_ONCE(x, v)	(*(volatile typeof(x) *)&(x) = (v))
 
 #endif
