@@ -4,8 +4,8 @@
  * them: read context, on a copy taken under the record's lock.
  *
  * A record holds what the replay (explain_replay.c) could read safely at
- * filing time: numbers, names copied into it, and timer callbacks as bare
- * addresses, which %ps turns into symbols only here.
+ * filing time: numbers and names copied into it, the timer callbacks' too,
+ * never an address to look up now.
  */
 #include <linux/kernel.h>
 #include <linux/seq_file.h>
@@ -94,8 +94,8 @@ void lh_explain_show(struct seq_file *m, enum lh_hist_id id, int cpu)
 			seq_printf(m, "  uncovered %llu\n", d->ns);
 			break;
 		case LH_XD_TIMER:
-			/* the address only: %ps looks the symbol up */
-			seq_printf(m, "    timer %ps %u %llu\n", d->fn,
+			seq_printf(m, "    timer %s %u %llu\n",
+				   rec->timer_sym[d->id],
 				   d->count, d->ns);
 			break;
 		}

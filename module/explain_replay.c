@@ -4,10 +4,11 @@
  * (explain_ring.c) into a record: where the time went.
  *
  * It runs when a sample becomes its CPU's maximum (lh_explain_file()), on
- * that CPU with interrupts off, from the ring's scratch memory: pure
- * computation over the ring, no allocation, no lock, no clock. That is
- * also why it is built, unchanged, into the host unit tests
- * (selftests/unit/test_explain.c), which feed it rings they write.
+ * that CPU with interrupts off, from the ring's scratch memory: computation
+ * over the ring, no allocation, no lock, no clock; only the named timer
+ * callbacks are looked up in kallsyms (lh_x_timer_sym()). So it is built,
+ * unchanged, into the host unit tests (selftests/unit/test_explain.c),
+ * which feed it rings they write and stand in for kallsyms.
  *
  * The breakdown, in the categories of explain-CPUx:
  *   hardirq  per IRQ number or vector: count and time, with the name
@@ -21,6 +22,7 @@
  *            cover ("uncovered")
  */
 #include <linux/compiler.h>
+#include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/sched.h>
 #include <linux/sort.h>
@@ -360,9 +362,25 @@ static struct lh_x_detail *lh_x_detail(struct lh_x_rec *rec, u8 kind, s32 id,
 	d->prio = 0;
 	d->count = count;
 	d->ns = ns;
-	d->fn = NULL;
 	d->name[0] = '\0';
 	return d;
+}
+
+/*
+ * lh_x_timer_sym - name timer callback @fn into @dst as %ps would, now
+ * that its code ran in the window, while @s->sym holds the lookup; an
+ * address no symbol covers, a module unloaded since, is "[unloaded]" and
+ * never printed ("[unknown]" without kallsyms)
+ */
+static void lh_x_timer_sym(struct lh_x_scratch *s, char *dst, const void *fn)
+{
+	sprint_symbol_no_offset(s->sym, (unsigned long)fn);
+	if (!s->sym[0])
+		strscpy(dst, "[unknown]", LH_X_SYM);
+	else if (!strncmp(s->sym, "0x", 2))
+		strscpy(dst, "[unloaded]", LH_X_SYM);
+	else
+		strscpy(dst, s->sym, LH_X_SYM);
 }
 
 /*
@@ -381,9 +399,9 @@ static void lh_x_build_timers(struct lh_x_scratch *s, struct lh_x_rec *rec,
 		if (t->softirq != softirq || t->parent != parent ||
 		    (!t->ns && !t->count))
 			continue;
-		d = lh_x_detail(rec, LH_XD_TIMER, 0, t->count, t->ns);
+		d = lh_x_detail(rec, LH_XD_TIMER, i, t->count, t->ns);
 		if (d)
-			d->fn = t->fn;
+			lh_x_timer_sym(s, rec->timer_sym[i], t->fn);
 	}
 }
 

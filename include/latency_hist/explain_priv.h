@@ -11,6 +11,7 @@
 #ifndef LH_EXPLAIN_PRIV_H
 #define LH_EXPLAIN_PRIV_H
 
+#include <linux/kallsyms.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -24,6 +25,7 @@
 #define LH_X_NAME	16	/* bytes of a copied name, NUL included */
 #define LH_X_NR_SOFTIRQS	10
 #define LH_X_TIMERS	8	/* distinct timer callbacks a record names */
+#define LH_X_SYM	128	/* bytes of a callback's name, NUL included */
 
 enum lh_hist_id;
 struct seq_file;
@@ -94,11 +96,12 @@ enum lh_x_detail_kind {
 /* struct lh_x_detail - one detail line of a record */
 struct lh_x_detail {
 	u8 kind;
-	s32 id;			/* IRQ, vector, softirq, pid; tasks for thread-rest */
+	s32 id;			/* IRQ, vector, softirq, pid; tasks for
+				 * thread-rest; a timer's index in timer_sym
+				 */
 	s32 prio;		/* kernel prio of a thread */
 	u32 count;
 	u64 ns;
-	const void *fn;		/* a timer's callback */
 	char name[LH_X_NAME];
 };
 
@@ -115,6 +118,9 @@ struct lh_x_detail {
  * struct lh_x_rec - the breakdown of one CPU's worst window of one type
  * @lat_us:    the sample's latency
  * @end_ns:    CLOCK_MONOTONIC at the end of the window
+ * @timer_sym: the timer callbacks' names, as %ps prints them, made at the
+ *             replay: an address kept until the file is read may belong
+ *             to an unloaded module by then, or to another one
  */
 struct lh_x_rec {
 	bool valid;
@@ -125,6 +131,7 @@ struct lh_x_rec {
 	u32 cat_count[LH_XC_NR];
 	int nr_details;
 	struct lh_x_detail d[LH_X_DETAILS];
+	char timer_sym[LH_X_TIMERS][LH_X_SYM];
 };
 
 /*
@@ -208,6 +215,7 @@ struct lh_x_scratch {
 	struct lh_x_frame stack[LH_X_DEPTH];
 	int depth;
 	struct lh_x_rec rec;
+	char sym[KSYM_SYMBOL_LEN];	/* sprint_symbol_no_offset()'s */
 };
 
 /*
