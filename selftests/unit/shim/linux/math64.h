@@ -20,4 +20,8 @@ static inline u64 mul_u64_u64_div_u64(u64 a, u64 mul, u64 div)
 {
 	return (u64)((unsigned __int128)a * mul / div);
 }
+static inline u64 mul_u64_u32_shr(u64 a, u32 mul, unsigned int shift)
+{
+	return (u64)((unsigned __int128)a * mul >> shift);
+}
 #endif

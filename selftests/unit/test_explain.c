@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_explain.c - host-side unit tests of explain's replay.
+ *
+ * Compiles module/explain_replay.c unchanged against the shim, writes
+ * event rings the way the probes of explain_ring.c do (a slot sealed by
+ * its sequence number), replays a window from them and checks the record:
+ * each instant of the window given to one context, nesting and NMIs taken
+ * out of what they interrupted, what the ring does not reach "uncovered",
+ * half-written slots skipped, every detail line kept, events read on
+ * another clock skipped.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/kernel.h>
+#include <linux/string.h>
+
+#include <latency_hist/clock.h>
+#include <latency_hist/explain_priv.h>
+
+#include "ktap.h"
+
+/* Timer callbacks: only their addresses matter. */
+static const char fn_a[1], fn_mod[1], fn_gone[1], fn_many[LH_X_TIMERS + 1];
+
+/*
+ * The kernel's symbols, as kallsyms knows them now: fn_mod is in a module
+ * until the test unloads it; fn_gone's module was unloaded before.
+ */
+static struct {
+	const void *addr;
+	const char *name;
+} syms[] = {
+	{ fn_a, "fn_a" },
+	{ fn_mod, "lh_hardirq_fn [lh_load_test]" },
+};
+
+/* sprint_symbol_no_offset - the kernel's, over syms[] */
+int sprint_symbol_no_offset(char *buffer, unsigned long address)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(syms); i++) {
+		if (syms[i].addr == (const void *)address)
+			return sprintf(buffer, "%s", syms[i].name);
+	}
+	return sprintf(buffer, "0x%lx", address);
+}
+
+/* ring_new - an empty ring, as lh_x_rings_alloc() makes it */
+static struct lh_x_ring *ring_new(void)
+{
+	struct lh_x_ring *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		abort();
+	return r;
+}
+
+/* ev_put - append an event as the probes do: reserve, fill, seal last */
+static struct lh_x_ev *ev_put(struct lh_x_ring *r, u8 kind, s32 id, u64 ns)
+{
+	unsigned long n = local_inc_return(&r->head);
+	struct lh_x_ev *ev = &r->ev[(n - 1) & (LH_X_RING - 1)];
+
+	memset(ev, 0, sizeof(*ev));
+	ev->ns = ns;
+	ev->kind = kind;
+	ev->id = id;
+	ev->seq = (u32)n;
+	return ev;
+}
+
+/* irq_put - a device IRQ's entry (with its handler's name) or exit */
+static void irq_put(struct lh_x_ring *r, u8 kind, s32 irq, u64 ns,
+		    const char *name)
+{
+	ev_put(r, kind, irq, ns)->name = name;
+}
+
+/* timer_put - an hrtimer callback's entry (with @fn) or exit */
+static void timer_put(struct lh_x_ring *r, u8 kind, s32 timer, u64 ns,
+		      const void *fn)
+{
+	ev_put(r, kind, timer, ns)->fn = fn;
+}
+
+/* nmi_put - an NMI handler that ran for @delta_ns, ending at @ns */
+static void nmi_put(struct lh_x_ring *r, u64 ns, u64 delta_ns)
+{
+	ev_put(r, LH_XE_NMI, 0, ns)->delta_ns = delta_ns;
+}
+
+/* task_put - one side of a context switch, with the task's copy */
+static void task_put(struct lh_x_ring *r, u8 kind, const struct task_struct *t,
+		     u64 ns)
+{
+	struct lh_x_ev *ev = ev_put(r, kind, t->pid, ns);
+
+	ev->prio = t->prio;
+	memcpy(ev->comm, t->comm, TASK_COMM_LEN);
+}
+
+/* switch_put - a context switch from @prev to @next, as lh_x_probe_sched_switch() */
+static void switch_put(struct lh_x_ring *r, const struct task_struct *prev,
+		       const struct task_struct *next, u64 ns)
+{
+	task_put(r, LH_XE_SWITCH_OUT, prev, ns);
+	task_put(r, LH_XE_SWITCH_IN, next, ns);
+}
+
+static struct task_struct idle = { .flags = PF_IDLE, .prio = 120, .pid = 0,
+				   .comm = "swapper/0" };
+static struct task_struct task_a = { .prio = 120, .pid = 100, .comm = "a" };
+static struct task_struct task_b = { .prio = 49, .pid = 200, .comm = "b" };
+
+/* find - the detail line of @kind and @id, NULL if none */
+static const struct lh_x_detail *find(const struct lh_x_rec *rec, u8 kind,
+				      s32 id)
+{
+	int i;
+
+	for (i = 0; i < rec->nr_details; i++) {
+		if (rec->d[i].kind == kind && rec->d[i].id == id)
+			return &rec->d[i];
+	}
+	return NULL;
+}
+
+/* is - does detail @d exist with @count and @ns? */
+static int is(const struct lh_x_detail *d, u32 count, u64 ns)
+{
+	return d && d->count == count && d->ns == ns;
+}
+
+/* adds_up - do the categories add up to the window? */
+static int adds_up(const struct lh_x_rec *rec)
+{
+	u64 sum_ns = 0;
+	int i;
+
+	for (i = 0; i < LH_XC_NR; i++)
+		sum_ns += rec->cat_ns[i];
+	return rec->valid && sum_ns == rec->window_ns;
+}
+
+/* cat_is - category @cat's time and count */
+static int cat_is(const struct lh_x_rec *rec, int cat, u64 ns, u32 count)
+{
+	return rec->cat_ns[cat] == ns && rec->cat_count[cat] == count;
+}
+
+/*
+ * Window [1000, 11000] of task a: IRQ 30 over [2000, 5000] with a timer
+ * callback over [2500, 3500] and an NMI of 200 ending at 3000 in it; then
+ * softirq NET_RX over [5000, 6000] with IRQ 31 over [5200, 5400] in it; an
+ * NMI of 1000 ending at 8000 in task a.
+ */
+static void test_nesting_and_nmi(void)
+{
+	struct lh_x_ring *r = ring_new();
+	const struct lh_x_rec *rec = &r->scratch.rec;
+	const struct lh_x_detail *d;
+
+	switch_put(r, &idle, &task_a, 500);
+	irq_put(r, LH_XE_IRQ_ENTRY, 30, 2000, "eth0");
+	timer_put(r, LH_XE_TIMER_ENTRY, 7, 2500, fn_a);
+	nmi_put(r, 3000, 200);
+	timer_put(r, LH_XE_TIMER_EXIT, 7, 3500, NULL);
+	irq_put(r, LH_XE_IRQ_EXIT, 30, 5000, NULL);
+	ev_put(r, LH_XE_SOFTIRQ_ENTRY, 3, 5000);
+	irq_put(r, LH_XE_IRQ_ENTRY, 31, 5200, "ahci");
+	irq_put(r, LH_XE_IRQ_EXIT, 31, 5400, NULL);
+	ev_put(r, LH_XE_SOFTIRQ_EXIT, 3, 6000);
+	nmi_put(r, 8000, 1000);
+
+	lh_x_replay(r, 1000, 11000, &task_a);
+
+	check(adds_up(rec) && rec->window_ns == 10000 &&
+	      cat_is(rec, LH_XC_HARDIRQ, 3000, 2) &&
+	      cat_is(rec, LH_XC_SOFTIRQ, 800, 1) &&
+	      cat_is(rec, LH_XC_NMI, 1200, 2) &&
+	      cat_is(rec, LH_XC_THREAD, 5000, 1) &&
+	      cat_is(rec, LH_XC_OTHER, 0, 0),
+	      "explain replay: nested contexts and NMIs each get their own time, adding up to the window");
+	d = find(rec, LH_XD_IRQ, 30);
+	check(is(d, 1, 2800) && !strcmp(d->name, "eth0") &&
+	      d[1].kind == LH_XD_TIMER &&
+	      !strcmp(rec->timer_sym[d[1].id], "fn_a") &&
+	      is(&d[1], 1, 800) && is(find(rec, LH_XD_IRQ, 31), 1, 200) &&
+	      is(find(rec, LH_XD_SOFTIRQ, 3), 1, 800) &&
+	      !strcmp(find(rec, LH_XD_SOFTIRQ, 3)->name, "NET_RX"),
+	      "explain replay: an NMI's time leaves the IRQ and the timer callback it interrupted, a nested IRQ leaves its softirq");
+	d = find(rec, LH_XD_THREAD, 100);
+	check(is(d, 1, 5000) && d->prio == 120 && !strcmp(d->name, "a") &&
+	      !find(rec, LH_XD_UNCOVERED, 0),
+	      "explain replay: the task gets the rest of the window, less the NMI in it");
+	free(r);
+}
+
+/*
+ * A window that began before the oldest event the ring still holds: the
+ * ring wrapped over LH_X_RING + 100 IRQs, one every 10 ns from 10000.
+ */
+static void test_uncovered(void)
+{
+	struct lh_x_ring *r = ring_new();
+	const struct lh_x_rec *rec = &r->scratch.rec;
+	u64 ns = 10000, oldest_ns, end_ns;
+	int i;
+
+	switch_put(r, &idle, &task_a, 9000);
+	for (i = 0; i < (LH_X_RING + 100) / 2; i++) {
+		irq_put(r, LH_XE_IRQ_ENTRY, 30, ns, "eth0");
+		irq_put(r, LH_XE_IRQ_EXIT, 30, ns + 4, NULL);
+		ns += 10;
+	}
+	/* the oldest slot left: an IRQ entry, LH_X_RING appends ago */
+	oldest_ns = r->ev[local_read(&r->head) & (LH_X_RING - 1)].ns;
+	end_ns = ns;
+
+	lh_x_replay(r, 5000, end_ns, &task_a);
+
+	check(adds_up(rec) && rec->window_ns == end_ns - 5000 &&
+	      is(find(rec, LH_XD_UNCOVERED, 0), 0, oldest_ns - 5000) &&
+	      cat_is(rec, LH_XC_OTHER, oldest_ns - 5000, 1) &&
+	      cat_is(rec, LH_XC_HARDIRQ, LH_X_RING / 2 * 4, LH_X_RING / 2) &&
+	      is(find(rec, LH_XD_THREAD, 100), 1,
+		 end_ns - oldest_ns - LH_X_RING / 2 * 4),
+	      "explain replay: what the wrapped ring no longer holds is uncovered, the rest is accounted");
+	free(r);
+}
+
+/*
+ * A slot reserved and zeroed but not sealed yet (the replay interrupted
+ * the append): its fields, a switch to pid 999, must not be read.
+ */
+static void test_half_written(void)
+{
+	struct lh_x_ring *r = ring_new();
+	const struct lh_x_rec *rec = &r->scratch.rec;
+	struct lh_x_ev *ev;
+
+	switch_put(r, &idle, &task_a, 500);
+	irq_put(r, LH_XE_IRQ_ENTRY, 30, 2000, "eth0");
+	ev = ev_put(r, LH_XE_SWITCH_IN, 999, 3000);
+	strscpy(ev->comm, "torn", TASK_COMM_LEN);
+	ev->seq = 0;
+	irq_put(r, LH_XE_IRQ_EXIT, 30, 4000, NULL);
+
+	lh_x_replay(r, 1000, 6000, &task_a);
+
+	check(adds_up(rec) && is(find(rec, LH_XD_IRQ, 30), 1, 2000) &&
+	      is(find(rec, LH_XD_THREAD, 100), 1, 3000) &&
+	      !find(rec, LH_XD_THREAD, 999) && rec->nr_details == 2,
+	      "explain replay: a half-written slot is skipped, not read");
+	free(r);
+}
+
+/*
+ * Every kind of detail line at its most: 9 IRQs (8 named and "(others)"),
+ * 9 timer callbacks (8 named) in the first, the 10 softirq vectors, 8 tasks
+ * (6 named and "thread-rest"), idle, and "uncovered" last.
+ */
+static void test_detail_overflow(void)
+{
+	static struct task_struct tasks[8];
+	struct lh_x_ring *r = ring_new();
+	const struct lh_x_rec *rec = &r->scratch.rec;
+	const struct lh_x_detail *last;
+	struct task_struct *prev = &idle;
+	u64 ns = 2000;
+	int i;
+
+	switch_put(r, &idle, &idle, ns);
+	ns += 100;
+	for (i = 0; i < LH_X_IRQS + 1; i++) {
+		irq_put(r, LH_XE_IRQ_ENTRY, 40 + i, ns, "dev");
+		if (!i) {
+			int t;
+
+			for (t = 0; t < LH_X_TIMERS + 1; t++) {
+				timer_put(r, LH_XE_TIMER_ENTRY, t, ns + t * 10,
+					  &fn_many[t]);
+				timer_put(r, LH_XE_TIMER_EXIT, t,
+					  ns + t * 10 + 5, NULL);
+			}
+			ns += (LH_X_TIMERS + 1) * 10;
+		}
+		ns += 10 + i;
+		irq_put(r, LH_XE_IRQ_EXIT, 40 + i, ns, NULL);
+	}
+	for (i = 0; i < LH_X_NR_SOFTIRQS; i++) {
+		ev_put(r, LH_XE_SOFTIRQ_ENTRY, i, ns);
+		ns += 20 + i;
+		ev_put(r, LH_XE_SOFTIRQ_EXIT, i, ns);
+	}
+	for (i = 0; i < 8; i++) {
+		tasks[i].pid = 101 + i;
+		tasks[i].prio = 120;
+		snprintf(tasks[i].comm, TASK_COMM_LEN, "task%d", i);
+		switch_put(r, prev, &tasks[i], ns);
+		prev = &tasks[i];
+		ns += 1000 - 10 * i;
+	}
+
+	lh_x_replay(r, 1000, ns, prev);
+
+	last = &rec->d[rec->nr_details - 1];
+	check(rec->nr_details == LH_X_DETAILS &&
+	      last->kind == LH_XD_UNCOVERED && last->ns == 1000,
+	      "explain replay: with every detail line at its most, the record holds them all, uncovered last");
+	check(adds_up(rec) && cat_is(rec, LH_XC_HARDIRQ,
+				     rec->cat_ns[LH_XC_HARDIRQ], 9) &&
+	      is(find(rec, LH_XD_IRQ, -1), 1, 10 + LH_X_IRQS) &&
+	      !strcmp(find(rec, LH_XD_IRQ, -1)->name, "(others)") &&
+	      is(find(rec, LH_XD_THREAD_REST, 2), 0, 940 + 930) &&
+	      is(find(rec, LH_XD_IDLE, 0), 0, 100) &&
+	      cat_is(rec, LH_XC_THREAD, rec->cat_ns[LH_XC_THREAD], 8),
+	      "explain replay: the IRQs and tasks beyond the named ones are summed, and still add up");
+	free(r);
+}
+
+/*
+ * The clock fell back from the cycle counter to CLOCK_MONOTONIC at 4000:
+ * the events before were read on the cycle counter (LH_CLOCK_CYCLES_BIT),
+ * the window on the new clock. They are on another time line: skipped.
+ */
+static void test_clock_fall_back(void)
+{
+	struct lh_x_ring *r = ring_new();
+	const struct lh_x_rec *rec = &r->scratch.rec;
+
+	switch_put(r, &idle, &task_a, LH_CLOCK_CYCLES_BIT | 500);
+	irq_put(r, LH_XE_IRQ_ENTRY, 30, LH_CLOCK_CYCLES_BIT | 2000, "eth0");
+	irq_put(r, LH_XE_IRQ_EXIT, 30, LH_CLOCK_CYCLES_BIT | 3000, NULL);
+	switch_put(r, &task_a, &task_b, 4000);
+
+	lh_x_replay(r, 1000, 9000, &task_b);
+
+	check(adds_up(rec) && is(find(rec, LH_XD_UNCOVERED, 0), 0, 3000) &&
+	      is(find(rec, LH_XD_THREAD, 200), 1, 5000) &&
+	      !find(rec, LH_XD_IRQ, 30) && !find(rec, LH_XD_THREAD, 100),
+	      "explain replay: events read on the clock before a fall back are skipped, their time uncovered");
+	free(r);
+}
+
+/*
+ * An NMI that appends while the replay reads the ring: nmi_ring, and after
+ * the replay's READ_ONCE() of nmi_after, nmi_count NMIs append an event at
+ * nmi_ns. The slots they take are the oldest, the first the replay reads.
+ */
+static struct lh_x_ring *nmi_ring;
+static const void *nmi_after;
+static int nmi_count;
+static u64 nmi_ns;
+
+/* nmi_on_read - the shim's READ_ONCE() hook: the NMIs, once */
+static void nmi_on_read(const void *addr)
+{
+	if (addr != nmi_after)
+		return;
+	nmi_after = NULL;
+	while (nmi_count-- > 0)
+		nmi_put(nmi_ring, nmi_ns, 50);
+}
+
+/*
+ * full_ring - a full ring of LH_X_RING events: task a switched in at 500,
+ * then zero-length IRQs up to 1622, before the window
+ */
+static struct lh_x_ring *full_ring(void)
+{
+	struct lh_x_ring *r = ring_new();
+	int i;
+
+	switch_put(r, &idle, &task_a, 500);
+	for (i = 0; i < (LH_X_RING - 2) / 2; i++) {
+		irq_put(r, LH_XE_IRQ_ENTRY, 30, 600 + i, "eth0");
+		irq_put(r, LH_XE_IRQ_EXIT, 30, 600 + i, NULL);
+	}
+	return r;
+}
+
+/*
+ * replay_with_nmis - replay [2000, 5000] of @r while @nr NMIs overwrite
+ * the oldest slots right after the replay read slot @after's sequence
+ */
+static void replay_with_nmis(struct lh_x_ring *r, int after, int nr)
+{
+	nmi_ring = r;
+	nmi_after = &r->ev[after].seq;
+	nmi_count = nr;
+	nmi_ns = 5100;
+	lh_shim_read_hook = nmi_on_read;
+	lh_x_replay(r, 2000, 5000, &task_a);
+	lh_shim_read_hook = NULL;
+}
+
+/*
+ * An NMI overwrites the oldest slot between the replay's check of its
+ * sequence number and its reading of the fields: the slot must be read as
+ * overwritten, not as the NMI's event (later than the window: everything
+ * would turn uncovered).
+ */
+static void test_nmi_overwrites_slot(void)
+{
+	struct lh_x_ring *r = full_ring();
+	const struct lh_x_rec *rec = &r->scratch.rec;
+
+	replay_with_nmis(r, 0, 1);
+
+	check(adds_up(rec) && is(find(rec, LH_XD_THREAD, 100), 1, 3000) &&
+	      !find(rec, LH_XD_UNCOVERED, 0),
+	      "explain replay: a slot an NMI overwrites while it is read is skipped, not torn");
+	free(r);
+}
+
+/*
+ * Two NMIs overwrite the two oldest slots, the switch to task a among them,
+ * after the replay has read them: what it keeps of the switch must be its
+ * own copy, not the slot (now an NMI event, with id 0, the idle task's).
+ */
+static void test_nmi_overwrites_task(void)
+{
+	struct lh_x_ring *r = full_ring();
+	const struct lh_x_rec *rec = &r->scratch.rec;
+
+	replay_with_nmis(r, 2, 2);
+
+	check(adds_up(rec) && is(find(rec, LH_XD_THREAD, 100), 1, 3000) &&
+	      !find(rec, LH_XD_IDLE, 0),
+	      "explain replay: the running task is its own copy of the switch, not the slot NMIs overwrote");
+	free(r);
+}
+
+/*
+ * A timer callback is named when the window is replayed, as %ps names it:
+ * the record keeps the name after its module is unloaded (its address,
+ * looked up when the file is read, would give "0x..." or another module's
+ * symbol), and one whose module was gone already is "[unloaded]", never
+ * its address.
+ */
+static void test_timer_names(void)
+{
+	struct lh_x_ring *r = ring_new();
+	const struct lh_x_rec *rec = &r->scratch.rec;
+	const struct lh_x_detail *d;
+	char buf[64];
+	int i, ok = 1;
+
+	switch_put(r, &idle, &task_a, 500);
+	irq_put(r, LH_XE_IRQ_ENTRY, 30, 2000, "eth0");
+	timer_put(r, LH_XE_TIMER_ENTRY, 1, 2100, fn_mod);
+	timer_put(r, LH_XE_TIMER_EXIT, 1, 2300, NULL);
+	timer_put(r, LH_XE_TIMER_ENTRY, 2, 2400, fn_gone);
+	timer_put(r, LH_XE_TIMER_EXIT, 2, 2500, NULL);
+	irq_put(r, LH_XE_IRQ_EXIT, 30, 3000, NULL);
+
+	lh_x_replay(r, 1000, 4000, &task_a);
+	syms[1].addr = NULL;	/* rmmod lh_load_test */
+
+	d = find(rec, LH_XD_IRQ, 30);
+	check(d && d[1].kind == LH_XD_TIMER && is(&d[1], 1, 200) &&
+	      !strcmp(rec->timer_sym[d[1].id], "lh_hardirq_fn [lh_load_test]") &&
+	      d[2].kind == LH_XD_TIMER && is(&d[2], 1, 100) &&
+	      !strcmp(rec->timer_sym[d[2].id], "[unloaded]"),
+	      "explain replay: timer callbacks are named at the replay, an unloaded one as [unloaded]");
+	snprintf(buf, sizeof(buf), "%lx", (unsigned long)fn_gone);
+	for (i = 0; i < LH_X_TIMERS; i++)
+		ok &= !strstr(rec->timer_sym[i], buf);
+	check(ok, "explain replay: no callback's address is kept for the file to print");
+	free(r);
+}
+
+/* test_explain_run - every test of the explain replay */
+void test_explain_run(void)
+{
+	test_nesting_and_nmi();
+	test_uncovered();
+	test_half_written();
+	test_detail_overflow();
+	test_clock_fall_back();
+	test_nmi_overwrites_slot();
+	test_nmi_overwrites_task();
+	test_timer_names();
+}
