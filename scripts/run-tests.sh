@@ -30,9 +30,10 @@
 #   2. the kernels built from source start building in the background (scripts/build-kernel.sh, one
 #      after the other in the order of their kernel lines, at nice 5)
 #   3. user-space test programs: `make -C selftests` (once, in the checkout)
-#   4. in the background: the host tests of HOST_TESTS: the unit tests of the engine, built with char
-#      signed and unsigned, and of the cycle counter's scaling (unit-clock), the tests of scripts/lh
-#      (selftests/lh_host/), and the litmus tests of the memory ordering (tools/litmus/run.sh: herd7
+#   4. in the background: the host tests of HOST_TESTS: the unit tests of the engine and of explain's
+#      replay, built with char signed and unsigned, and of the cycle counter's scaling (unit-clock),
+#      the requirement lines of the selftests, the tests of scripts/lh (selftests/lh_host/), and the
+#      litmus tests of the memory ordering (tools/litmus/run.sh: herd7
 #      and tools/memory-model, fetched into the cache on first use); each prints KTAP ending in a
 #      "# Totals:" line, counted by the parser of the guests'
 #      run.sh output; at nice 10, as the package test (7.), so that the first guests keep their cores
