@@ -271,8 +271,9 @@ int lh_explain_init(void)
 	for (id = 0; id < LH_NR_HISTS; id++) {
 		if (!lh_hist_has(id, LH_T_EXPLAIN))
 			continue;
+		/* No warning: the load fails with -ENOMEM, which says it all. */
 		lh_x_recs[id] = kvcalloc(nr_cpu_ids, sizeof(*lh_x_recs[id]),
-					 GFP_KERNEL);
+					 GFP_KERNEL | __GFP_NOWARN);
 		if (!lh_x_recs[id]) {
 			lh_explain_exit();
 			return -ENOMEM;

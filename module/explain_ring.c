@@ -295,7 +295,9 @@ static int lh_x_rings_alloc(void)
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		struct lh_x_ring *r = kvzalloc_node(sizeof(*r), GFP_KERNEL,
+		/* No warning: the write of enable fails with -ENOMEM. */
+		struct lh_x_ring *r = kvzalloc_node(sizeof(*r),
+						    GFP_KERNEL | __GFP_NOWARN,
 						    cpu_to_node(cpu));
 
 		if (!r) {
