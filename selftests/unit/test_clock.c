@@ -42,6 +42,8 @@ static inline u64 mul_u64_u32_shr(u64 a, u32 mul, unsigned int shift)
 
 #include <latency_hist/clock_scale.h>
 
+#include "ktap.h"
+
 #define NR_RANDOM	200000	/* windows of random length per rate */
 #define NR_BOUNDARY	200000	/* windows aimed at a microsecond boundary */
 #define HOUR_S		3600
@@ -75,19 +77,7 @@ static const struct rate rates[] = {
 	{ 1000000000, 1000000000, "arch counter 1 GHz (ARMv8.6)" },
 };
 
-static int nr_passed, nr_failed, nr_test;
 static u64 rng = 0x9e3779b97f4a7c15ULL;
-
-/* check - one KTAP result line */
-static void check(int ok, const char *what)
-{
-	nr_test++;
-	printf("%sok %d %s\n", ok ? "" : "not ", nr_test, what);
-	if (ok)
-		nr_passed++;
-	else
-		nr_failed++;
-}
 
 /* check_rate - one KTAP result line about rate @r */
 static void check_rate(const struct rate *r, int ok, const char *what)
@@ -248,11 +238,8 @@ int main(void)
 {
 	size_t i;
 
-	printf("TAP version 13\n");
-	printf("1..%zu\n", 6 * ARRAY_SIZE(rates));
+	ktap_begin();
 	for (i = 0; i < ARRAY_SIZE(rates); i++)
 		test_rate(&rates[i]);
-	printf("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0\n",
-	       nr_passed, nr_failed);
-	return nr_failed ? 1 : 0;
+	return ktap_end();
 }
