@@ -670,6 +670,8 @@ case_prom_sum_exact()
 			fixture "$TMP/sumC"
 		LH_ROOT=$TMP/sumC lh prom
 		c=$(prom_sum)
+		awk -v a="$a" -v b="$b" -v c="$c" 'BEGIN { exit !(a != "" && a + 0 <= b + 0 && b + 0 <= c + 0) }' ||
+			err "$layout: _sum went down: $a, $b, $c"
 		if [ "$layout" = rows ]; then
 			[ "$c" = 5.028800 ] || err "rows: _sum with 2 samples above the range is '$c', expected 5.028800"
 		else
