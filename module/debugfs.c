@@ -25,6 +25,7 @@
 
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
+#include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/seq_file.h>
@@ -150,34 +151,48 @@ static const struct seq_operations lh_cpu_seq_ops = {
 	.show	= lh_cpu_seq_show,
 };
 
+/*
+ * lh_seq_open_buf - seq_open() with @size bytes of private data for the
+ * reader's snapshot (kvmalloc: a snapshot is 80 KiB); lh_seq_release_buf()
+ * frees it
+ */
+static void *lh_seq_open_buf(struct file *file, const struct seq_operations *ops,
+			     size_t size)
+{
+	void *buf;
+	int ret;
+
+	buf = kvmalloc(size, GFP_KERNEL);
+	if (!buf)
+		return ERR_PTR(-ENOMEM);
+	ret = seq_open(file, ops);
+	if (ret) {
+		kvfree(buf);
+		return ERR_PTR(ret);
+	}
+	((struct seq_file *)file->private_data)->private = buf;
+	return buf;
+}
+
+/* lh_seq_release_buf - drop what lh_seq_open_buf() allocated */
+static int lh_seq_release_buf(struct inode *inode, struct file *file)
+{
+	kvfree(((struct seq_file *)file->private_data)->private);
+	return seq_release(inode, file);
+}
+
 /* lh_cpu_open - snapshot one CPU histogram for this reader */
 static int lh_cpu_open(struct inode *inode, struct file *file)
 {
 	struct lh_cpu_file *cf;
-	int ret;
 
-	cf = kvmalloc(sizeof(*cf), GFP_KERNEL);
-	if (!cf)
-		return -ENOMEM;
-
+	cf = lh_seq_open_buf(file, &lh_cpu_seq_ops, sizeof(*cf));
+	if (IS_ERR(cf))
+		return PTR_ERR(cf);
 	lh_hist_snapshot(lh_hist_cpu(lh_file_id(inode), lh_file_cpu(inode)),
 			 &cf->snap);
 	lh_hist_stats(&cf->snap, &cf->stats);
-
-	ret = seq_open(file, &lh_cpu_seq_ops);
-	if (ret) {
-		kvfree(cf);
-		return ret;
-	}
-	((struct seq_file *)file->private_data)->private = cf;
 	return 0;
-}
-
-/* lh_cpu_release - drop the reader's snapshot */
-static int lh_cpu_release(struct inode *inode, struct file *file)
-{
-	kvfree(((struct seq_file *)file->private_data)->private);
-	return seq_release(inode, file);
 }
 
 static const struct file_operations lh_cpu_fops = {
@@ -185,7 +200,7 @@ static const struct file_operations lh_cpu_fops = {
 	.open		= lh_cpu_open,
 	.read		= seq_read,
 	.llseek		= seq_lseek,
-	.release	= lh_cpu_release,
+	.release	= lh_seq_release_buf,
 };
 
 /*
@@ -253,19 +268,11 @@ static const struct seq_operations lh_rows_seq_ops = {
 static int lh_rows_open(struct inode *inode, struct file *file)
 {
 	struct lh_rows_file *rf;
-	int ret;
 
-	rf = kvmalloc(sizeof(*rf), GFP_KERNEL);
-	if (!rf)
-		return -ENOMEM;
+	rf = lh_seq_open_buf(file, &lh_rows_seq_ops, sizeof(*rf));
+	if (IS_ERR(rf))
+		return PTR_ERR(rf);
 	rf->id = lh_file_id(inode);
-
-	ret = seq_open(file, &lh_rows_seq_ops);
-	if (ret) {
-		kvfree(rf);
-		return ret;
-	}
-	((struct seq_file *)file->private_data)->private = rf;
 	return 0;
 }
 
@@ -274,7 +281,7 @@ static const struct file_operations lh_rows_fops = {
 	.open		= lh_rows_open,
 	.read		= seq_read,
 	.llseek		= seq_lseek,
-	.release	= lh_cpu_release,
+	.release	= lh_seq_release_buf,
 };
 
 /* max_latency_show - print one max_latency-CPUx file */
