@@ -6,7 +6,7 @@
 #
 # Proves (Documentation/latency_hist.rst, "rows"): after real activity
 # (every available type enabled, RT sleepers, then all disabled so nothing
-# moves; the CPUx files read before and after the rows file are the same),
+# moves; the CPUx headers read before and after the rows file are the same),
 # each <type>/rows holds its two header lines, then for every possible CPU,
 # in order, the line "CPU<n> total below above min mean max sum" whose
 # first six values are those of the CPUx header, followed by exactly the
@@ -20,14 +20,12 @@ LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
 . "$LH_TESTDIR/hist_lib.sh"
 
-# cpux_as_rows HIST - print the rows file HIST should have, from its CPUx
-# files, with "sum LO HI" in place of the sum: the range it must lie in
+# cpux_as_rows FILE - print the rows file that the CPUx files of a type,
+# concatenated in FILE with a line "@CPU <n>" before each, call for, with
+# "sum LO HI" in place of the sum: the range it must lie in
 cpux_as_rows()
 {
-	for c in $LH_CPUS; do
-		echo "@CPU $c"
-		cat "$LH_DIR/$1/CPU$c"
-	done | awk '
+	awk '
 	function flush(    lo, hi) {
 		if (c == "") return
 		lo = hi = sum
@@ -48,7 +46,16 @@ cpux_as_rows()
 	/^#There are .* lower than / { below = $3 }
 	/^#There are .* greater or equal than / { above = $3 }
 	/^[ 0-9]/ && $2 != "0" { row[++nr] = ($1 + 0) " " $2; sum += $1 * $2 }
-	END { flush() }'
+	END { flush() }' "$1"
+}
+
+# cpux_headers HIST - print the header lines of the CPUx files of HIST
+# (the kernel prints no row that is not read)
+cpux_headers()
+{
+	for c in $LH_CPUS; do
+		head -n 7 "$LH_DIR/$1/CPU$c"
+	done
 }
 
 # same_rows WANT HAVE - print the lines that differ (a "sum LO HI" line of
@@ -89,11 +96,15 @@ for h in $LH_HISTS; do
 		lh_err "$h/rows does not exist"
 		continue
 	fi
-	hl_snapshot "$h" >"$LH_TMP/before"
-	cpux_as_rows "$h" >"$LH_TMP/want"
+	for c in $LH_CPUS; do
+		echo "@CPU $c"
+		cat "$LH_DIR/$h/CPU$c"
+	done >"$LH_TMP/cpux"
 	cat "$LH_DIR/$h/rows" >"$LH_TMP/have"
-	hl_snapshot "$h" >"$LH_TMP/after"
+	grep '^#' "$LH_TMP/cpux" >"$LH_TMP/before"
+	cpux_headers "$h" >"$LH_TMP/after"
 	cmp -s "$LH_TMP/before" "$LH_TMP/after" || lh_err "$h: the CPUx files moved while disabled"
+	cpux_as_rows "$LH_TMP/cpux" >"$LH_TMP/want"
 	diffs=$(same_rows "$LH_TMP/want" "$LH_TMP/have")
 	[ -z "$diffs" ] || lh_err "$h/rows: $diffs"
 	grep -q '^[0-9]' "$LH_TMP/have" && nonempty=$((nonempty + 1))
