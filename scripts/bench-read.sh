@@ -12,8 +12,9 @@
 # files). Each measurement is the median wall time of RUNS runs of
 #   lh prom >/dev/null                          (prom)
 #   lh monitor --interval 60 --count 0 --out D  (one read; D holds the state
-#                                                of the read before, as in a
-#                                                running monitor)
+#                                                of the read before, and every
+#                                                histogram changed since: two
+#                                                trees alternate, swap_tree)
 # under busybox awk (busybox sh, busybox applets only) and mawk (/bin/sh),
 # as selftests/lh_host/host_lib.sh sets them up. Budget: 1 s with 64 CPUs,
 # 0.1 s with 4 CPUs, from the rows files with busybox awk.
@@ -46,10 +47,11 @@ done
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/lh_bench_read.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
 
-# spec NCPUS ROWS - the fixture spec of a tree (ROWS=1: with rows files)
+# spec NCPUS ROWS MORE - the fixture spec of a tree (ROWS=1: with rows
+# files; MORE samples more in every row)
 spec()
 {
-	awk -v n="$1" -v rows="$2" 'BEGIN {
+	awk -v n="$1" -v rows="$2" -v more="$3" 'BEGIN {
 		print "cpus " n
 		print "enable wakeup 1"
 		print "enable missed_timer_offsets 1"
@@ -59,7 +61,7 @@ spec()
 			for (c = 0; c < n; c++) {
 				line = "samples " t[k] " " c
 				# a long-tailed histogram: 150 rows from 2 us, one sample above
-				for (v = 2; v < 152; v++) line = line " " v ":" int(4000000 / (v * v)) + c + k
+				for (v = 2; v < 152; v++) line = line " " v ":" int(4000000 / (v * v)) + c + k + more
 				print line " 12345:1"
 			}
 		if (rows) print "rows"
@@ -100,6 +102,7 @@ median_s()
 	i=0
 	: >"$TMP/times"
 	while [ "$i" -lt "$RUNS" ]; do
+		[ "$1" != monitor ] || swap_tree
 		# shellcheck disable=SC2086 # FSH is a command and its argument
 		if ! LH_ROOT=$TREE PATH=$FPATH /usr/bin/time -f '%U %S %e' -o "$TMP/time" $FSH "$LH" "$@" \
 			>/dev/null 2>"$TMP/err"; then
@@ -120,6 +123,19 @@ median_s()
 	}' "$TMP/times"
 }
 
+# swap_tree - put the histograms of the other tree in TREE: its type
+# directories renamed in, so every file changed and the root keeps its
+# inode (the same module load, as a monitor sees it between two reads)
+swap_tree()
+{
+	for d in "$TREE"/*/; do
+		d=${d%/}
+		d=${d##*/}
+		[ "$d" != enable ] || continue
+		mv "$TREE/$d" "$TMP/swap" && mv "$TREE.other/$d" "$TREE/$d" && mv "$TMP/swap" "$TREE.other/$d"
+	done
+}
+
 echo "| CPUs | files | awk | lh prom: CPU (wall) | one lh monitor read: CPU (wall) | budget (CPU) | verdict |"
 echo "|---:|---|---|---:|---:|---:|---|"
 fails=0
@@ -128,8 +144,11 @@ for n in $CPUS; do
 	[ "$n" -le 4 ] && budget=0.1
 	for layout in $LAYOUTS; do
 		TREE=$TMP/tree-$n-$layout
-		spec "$n" "$([ "$layout" = rows ] && echo 1 || echo 0)" | awk -v out="$TREE" -f "$FIXTURE" ||
-			{ echo "bench-read: fixture.awk failed" >&2; exit 2; }
+		for more in 0 1; do
+			spec "$n" "$([ "$layout" = rows ] && echo 1 || echo 0)" "$more" |
+				awk -v out="$TREE$([ "$more" = 0 ] || echo .other)" -f "$FIXTURE" ||
+				{ echo "bench-read: fixture.awk failed" >&2; exit 2; }
+		done
 		for fl in $AWKS; do
 			if ! flavour "$fl"; then
 				echo "| $n | $layout | $fl | - | - | - | $fl not installed |"
