@@ -16,7 +16,7 @@
 #                                                histogram changed since: two
 #                                                trees alternate, swap_tree)
 # under busybox awk (busybox sh, busybox applets only) and mawk (/bin/sh),
-# as selftests/lh_host/host_lib.sh sets them up. Budget: 1 s with 64 CPUs,
+# the flavours of selftests/lh_host/host_lib.sh. Budget: 1 s with 64 CPUs,
 # 0.1 s with 4 CPUs, from the rows files with busybox awk.
 #
 # This is a benchmark, not a test: `make bench` runs it before scripts/bench.sh.
@@ -27,7 +27,7 @@
 
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-LH=$TOP/scripts/lh
+
 FIXTURE=$TOP/selftests/lh_host/fixture.awk
 RUNS=5
 CPUS="64 4"
@@ -44,8 +44,10 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/lh_bench_read.XXXXXX") || exit 1
-trap 'rm -rf "$TMP"' EXIT
+# the host tests' flavours of the tools (flavour NAME: FSH, FPATH) and $TMP
+LT_DIR=$TOP/selftests/lh_host
+# shellcheck disable=SC1091 # the host tests' library, by its path
+. "$LT_DIR/host_lib.sh"
 
 # spec NCPUS ROWS MORE - the fixture spec of a tree (ROWS=1: with rows
 # files; MORE samples more in every row)
@@ -66,31 +68,6 @@ spec()
 			}
 		if (rows) print "rows"
 	}'
-}
-
-# flavour NAME - FSH and FPATH to run lh with NAME's awk (host_lib.sh's way)
-flavour()
-{
-	FBIN=$TMP/bin-$1
-	rm -rf "$FBIN"
-	mkdir -p "$FBIN"
-	case $1 in
-	mawk | gawk)
-		command -v "$1" >/dev/null 2>&1 || return 1
-		ln -s "$(command -v "$1")" "$FBIN/awk"
-		FSH=/bin/sh
-		FPATH=$FBIN:$PATH
-		;;
-	busybox)
-		BB=$(command -v busybox 2>/dev/null) || return 1
-		for a in $("$BB" --list); do
-			ln -s "$BB" "$FBIN/$a"
-		done
-		FSH="$BB sh"
-		FPATH=$FBIN
-		;;
-	*) return 1 ;;
-	esac
 }
 
 # median_s CMD.. - run CMD RUNS times; print "CPU s (wall s)": the medians
