@@ -14,7 +14,9 @@
 #                             lib/modules/<KDIR's release>/updates, then depmod for that release
 #   make clean
 #   make checkpatch           checkpatch --strict over the module sources (needs CHECKPATCH=)
-#   make bench                the benchmark in qemu guests (scripts/bench.sh; BENCH_ARGS=...)
+#   make bench                lh's read cost on the host (scripts/bench-read.sh), then the
+#                             benchmark in qemu guests (scripts/bench.sh; BENCH_ARGS=...)
+#   make bench-read           the first alone
 #   make validate             cross-checks against cyclictest and hist triggers in qemu guests
 #                             (scripts/validate.sh; VALIDATE_ARGS=--kernels "...")
 #   make stress               the long stress and fault suite in 4-CPU qemu guests
@@ -62,8 +64,11 @@ CHECKPATCH ?= checkpatch.pl
 checkpatch:
 	$(CHECKPATCH) --no-tree --strict --show-types -f module/*.c include/latency_hist/*.h
 
-bench:
+bench: bench-read
 	bash scripts/bench.sh $(BENCH_ARGS)
+
+bench-read:
+	sh scripts/bench-read.sh
 
 validate:
 	bash scripts/validate.sh $(VALIDATE_ARGS)
@@ -71,4 +76,4 @@ validate:
 stress:
 	bash scripts/stress.sh $(STRESS_ARGS)
 
-.PHONY: all modules modules_install install clean checkpatch bench validate stress
+.PHONY: all modules modules_install install clean checkpatch bench bench-read validate stress

@@ -302,7 +302,8 @@ run_mem() {
 	rmmod latency_hist
 }
 
-# run_read - time reading every CPUx and max_latency-CPUx file of each type
+# run_read - time reading every CPUx and max_latency-CPUx file of each type,
+# and its rows file
 run_read() {
 	local d r
 	for d in $(awk '{ print $1 }' "$LH/status"); do
@@ -311,6 +312,10 @@ run_read() {
 		r=$("$BENCH/lh_readall" "$LH/$d"/CPU* "$LH/$d"/max_latency-CPU* 2>/dev/null ||
 		    "$BENCH/lh_readall" "$LH/$d"/CPU*)
 		echo "READ cpus=$ncpus type=$d $r"
+		# the rows file: the same histograms, non-zero rows only (issue 32)
+		[ -e "$LH/$d/rows" ] || continue
+		"$BENCH/lh_readall" "$LH/$d/rows" > /dev/null	# warm-up
+		echo "READROWS cpus=$ncpus type=$d $("$BENCH/lh_readall" "$LH/$d/rows")"
 	done
 }
 

@@ -97,6 +97,10 @@ function verdict(x, y, lim) {
 	vmrise[k, cpus, kv("switch")] = kv("vmalloc_rise_bytes")
 	slabrise[k, cpus, kv("switch")] = kv("slab_rise_bytes")
 }
+/^READROWS/ {
+	rr[k, kv("cpus"), kv("type")] = kv("ns") " " kv("bytes")
+	next
+}
 /^READ/ {
 	rd[k, kv("cpus"), kv("type")] = kv("ns") " " kv("files") " " kv("bytes"); rdcpus[k, kv("cpus")] = 1
 	if (!((k, kv("type")) in rdtype)) { rdtype[k, kv("type")] = 1; rdtypes[k] = rdtypes[k] " " kv("type") }
@@ -257,16 +261,22 @@ END {
 			print "### Read cost, " k ", " n " vCPUs"
 			print ""
 			print "Reading every CPUx and max_latency-CPUx file of a type once (bench/lh_readall.c: open,"
-			print "read to the end, close; timed inside the program, after one warm-up pass)."
+			print "read to the end, close; timed inside the program, after one warm-up pass); then its rows"
+			print "file alone, which holds the same histograms (n/a: a module without it)."
 			print ""
-			print "| type | files | bytes | ns total | ns per CPU |"
-			print "|---|---:|---:|---:|---:|"
+			print "| type | files | bytes | ns total | ns per CPU | rows bytes | rows ns | rows ns per CPU |"
+			print "|---|---:|---:|---:|---:|---:|---:|---:|"
 			ntl = split(rdtypes[k], tl, " ")
 			for (ti = 1; ti <= ntl; ti++) {
 				t = tl[ti]
 				if (!((k, n, t) in rd)) continue
 				split(rd[k, n, t], r, " ")
-				printf "| %s | %d | %d | %d | %d |\n", t, r[2], r[3], r[1], r[1] / n
+				printf "| %s | %d | %d | %d | %d |", t, r[2], r[3], r[1], r[1] / n
+				if ((k, n, t) in rr) {
+					split(rr[k, n, t], q, " ")
+					printf " %d | %d | %d |\n", q[2], q[1], q[1] / n
+				} else
+					print " n/a | n/a | n/a |"
 			}
 		}
 	}

@@ -9,7 +9,9 @@
  *
  * Files are root-only. Histogram files show a snapshot taken when the file is
  * opened, so one `cat` sees one consistent histogram however many read()
- * calls it takes, and recording never pauses for a reader.
+ * calls it takes, and recording never pauses for a reader. The rows file,
+ * which lh reads instead of the CPUx files, prints every CPU from a snapshot
+ * taken when that CPU is printed, and only its non-zero rows.
  *
  * What the tree holds is derived from the rows of include/latency_hist/types.h.
  * Every control file (the enable switches, pid, threshold, reset, counters/enable,
@@ -23,6 +25,7 @@
 
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
+#include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/seq_file.h>
@@ -148,34 +151,48 @@ static const struct seq_operations lh_cpu_seq_ops = {
 	.show	= lh_cpu_seq_show,
 };
 
+/*
+ * lh_seq_open_buf - seq_open() with @size bytes of private data for the
+ * reader's snapshot (kvmalloc: a snapshot is 80 KiB); lh_seq_release_buf()
+ * frees it
+ */
+static void *lh_seq_open_buf(struct file *file, const struct seq_operations *ops,
+			     size_t size)
+{
+	void *buf;
+	int ret;
+
+	buf = kvmalloc(size, GFP_KERNEL);
+	if (!buf)
+		return ERR_PTR(-ENOMEM);
+	ret = seq_open(file, ops);
+	if (ret) {
+		kvfree(buf);
+		return ERR_PTR(ret);
+	}
+	((struct seq_file *)file->private_data)->private = buf;
+	return buf;
+}
+
+/* lh_seq_release_buf - drop what lh_seq_open_buf() allocated */
+static int lh_seq_release_buf(struct inode *inode, struct file *file)
+{
+	kvfree(((struct seq_file *)file->private_data)->private);
+	return seq_release(inode, file);
+}
+
 /* lh_cpu_open - snapshot one CPU histogram for this reader */
 static int lh_cpu_open(struct inode *inode, struct file *file)
 {
 	struct lh_cpu_file *cf;
-	int ret;
 
-	cf = kvmalloc(sizeof(*cf), GFP_KERNEL);
-	if (!cf)
-		return -ENOMEM;
-
+	cf = lh_seq_open_buf(file, &lh_cpu_seq_ops, sizeof(*cf));
+	if (IS_ERR(cf))
+		return PTR_ERR(cf);
 	lh_hist_snapshot(lh_hist_cpu(lh_file_id(inode), lh_file_cpu(inode)),
 			 &cf->snap);
 	lh_hist_stats(&cf->snap, &cf->stats);
-
-	ret = seq_open(file, &lh_cpu_seq_ops);
-	if (ret) {
-		kvfree(cf);
-		return ret;
-	}
-	((struct seq_file *)file->private_data)->private = cf;
 	return 0;
-}
-
-/* lh_cpu_release - drop the reader's snapshot */
-static int lh_cpu_release(struct inode *inode, struct file *file)
-{
-	kvfree(((struct seq_file *)file->private_data)->private);
-	return seq_release(inode, file);
 }
 
 static const struct file_operations lh_cpu_fops = {
@@ -183,7 +200,88 @@ static const struct file_operations lh_cpu_fops = {
 	.open		= lh_cpu_open,
 	.read		= seq_read,
 	.llseek		= seq_lseek,
-	.release	= lh_cpu_release,
+	.release	= lh_seq_release_buf,
+};
+
+/*
+ * struct lh_rows_file - an open rows file: its histogram, and the copy of
+ * the CPU being printed
+ */
+struct lh_rows_file {
+	enum lh_hist_id id;
+	struct lh_hist_snapshot snap;
+};
+
+/*
+ * lh_rows_seq_start - position 0 is the header, then one position per
+ * possible CPU: position p is the first possible CPU >= p - 1
+ */
+static void *lh_rows_seq_start(struct seq_file *m, loff_t *pos)
+{
+	unsigned int cpu;
+
+	if (!*pos)
+		return SEQ_START_TOKEN;
+	if (*pos > nr_cpu_ids)
+		return NULL;
+	cpu = cpumask_next(*pos - 2, cpu_possible_mask);
+	if (cpu >= nr_cpu_ids)
+		return NULL;
+	*pos = cpu + 1;
+	return (void *)(unsigned long)(cpu + 2);	/* never SEQ_START_TOKEN */
+}
+
+/* lh_rows_seq_next - advance to the next possible CPU */
+static void *lh_rows_seq_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	++*pos;
+	return lh_rows_seq_start(m, pos);
+}
+
+/*
+ * lh_rows_seq_show - print the header, or one CPU from a snapshot taken now:
+ * a CPU is one seq_file record, so a read() never splits it, and the copy
+ * is taken again if seq_file retries the record in a larger buffer
+ */
+static int lh_rows_seq_show(struct seq_file *m, void *v)
+{
+	struct lh_rows_file *rf = m->private;
+	int cpu = (unsigned long)v - 2;
+
+	if (v == SEQ_START_TOKEN) {
+		lh_hist_print_rows_header(m);
+		return 0;
+	}
+	lh_hist_snapshot(lh_hist_cpu(rf->id, cpu), &rf->snap);
+	lh_hist_print_rows(m, cpu, &rf->snap);
+	return 0;
+}
+
+static const struct seq_operations lh_rows_seq_ops = {
+	.start	= lh_rows_seq_start,
+	.next	= lh_rows_seq_next,
+	.stop	= lh_cpu_seq_stop,
+	.show	= lh_rows_seq_show,
+};
+
+/* lh_rows_open - open a rows file with room for one CPU's snapshot */
+static int lh_rows_open(struct inode *inode, struct file *file)
+{
+	struct lh_rows_file *rf;
+
+	rf = lh_seq_open_buf(file, &lh_rows_seq_ops, sizeof(*rf));
+	if (IS_ERR(rf))
+		return PTR_ERR(rf);
+	rf->id = lh_file_id(inode);
+	return 0;
+}
+
+static const struct file_operations lh_rows_fops = {
+	.owner		= THIS_MODULE,
+	.open		= lh_rows_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= lh_seq_release_buf,
 };
 
 /* max_latency_show - print one max_latency-CPUx file */
@@ -395,6 +493,7 @@ static void lh_create_hist_files(struct dentry *dir, enum lh_hist_id id)
 	}
 	lh_file("summary", LH_MODE_RO, dir, lh_file_data(id, 0),
 		&lh_summary_fops);
+	lh_file("rows", LH_MODE_RO, dir, lh_file_data(id, 0), &lh_rows_fops);
 	lh_ctl_file("reset", LH_MODE_WO, dir, LH_CTL_RESET, id);
 	lh_ctl_file("threshold", LH_MODE_RW, dir, LH_CTL_THRESHOLD, id);
 	if (lh_hist_types[id].window)

@@ -371,6 +371,43 @@ void lh_hist_stats(const struct lh_hist_snapshot *snap,
 		stats->max_us = snap->below.max_us;
 }
 
+/* lh_sum_add - add @us to the non-negative part of @sum, carrying into @hi */
+static void lh_sum_add(struct lh_hist_sum *sum, u64 us)
+{
+	sum->lo += us;
+	if (sum->lo < us)
+		sum->hi++;
+}
+
+/**
+ * lh_hist_sum() - the exact sum of the samples of a snapshot
+ * @snap: the reader's copy
+ * @sum:  where to put it (struct lh_hist_sum says how it is kept)
+ *
+ * A bucket's share, usecs * count, is formed in two halves of the count:
+ * each product is below 2^14 * 2^32, so none overflows.
+ *
+ * Context: any.
+ */
+void lh_hist_sum(const struct lh_hist_snapshot *snap, struct lh_hist_sum *sum)
+{
+	u64 high;
+	int i;
+
+	sum->lo = 0;
+	sum->hi = 0;
+	for (i = 1; i < LH_NR_BUCKETS; i++) {
+		if (!snap->counts[i])
+			continue;
+		lh_sum_add(sum, (u64)i * (u32)snap->counts[i]);
+		high = (u64)i * (snap->counts[i] >> 32);
+		sum->hi += high >> 32;
+		lh_sum_add(sum, high << 32);
+	}
+	lh_sum_add(sum, snap->above.sum_us);
+	sum->neg = -(u64)snap->below.sum_us;
+}
+
 /**
  * lh_hist_snapshot_clear() - make a snapshot that holds no sample
  * @snap: the copy to empty

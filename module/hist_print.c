@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hist_print.c - the text formats of the CPUx and max_latency-CPUx files.
+ * hist_print.c - the text formats of the CPUx, max_latency-CPUx, rows and
+ * summary files.
  *
  * The formats are byte-compatible with the final PREEMPT_RT latency_hist
  * (4.x-rt): seven header lines with "<undef>" for an empty histogram, then one
@@ -115,6 +116,93 @@ void lh_hist_print_max(struct seq_file *m, const struct lh_max_record *rec)
 		   rec->latency_us, rec->timeroffset_us, victim,
 		   rec->culprit.pid, lh_user_prio(rec->culprit.prio),
 		   culprit, secs, rem_us);
+}
+
+/*
+ * lh_print_u128 - print @hi * 2^64 + @lo in decimal: nine digits at a time,
+ * dividing 32 bits at a time so that every step fits in a u64
+ */
+static void lh_print_u128(struct seq_file *m, u64 hi, u64 lo)
+{
+	u32 limb[4] = { hi >> 32, (u32)hi, lo >> 32, (u32)lo };
+	u32 part[5];	/* 2^128 < 10^45: five parts of nine digits */
+	int n = 0, i;
+	u32 rem;
+
+	while (hi && n < 5) {
+		rem = 0;
+		for (i = 0; i < 4; i++)
+			limb[i] = div_u64_rem(((u64)rem << 32) | limb[i],
+					      1000000000, &rem);
+		part[n++] = rem;
+		hi = ((u64)limb[0] << 32) | limb[1];
+		lo = ((u64)limb[2] << 32) | limb[3];
+	}
+	seq_printf(m, "%llu", lo);
+	while (n--)
+		seq_printf(m, "%09u", part[n]);
+}
+
+/* lh_print_sum - print the exact sum of a snapshot, signed, in us */
+static void lh_print_sum(struct seq_file *m, const struct lh_hist_sum *sum)
+{
+	if (!sum->hi && sum->lo < sum->neg) {
+		seq_printf(m, " -%llu", sum->neg - sum->lo);
+		return;
+	}
+	seq_putc(m, ' ');
+	lh_print_u128(m, sum->hi - (sum->lo < sum->neg), sum->lo - sum->neg);
+}
+
+/**
+ * lh_hist_print_rows_header() - print the first two lines of a rows file
+ * @m: the seq_file
+ *
+ * The first line names the format and its version; a reader that finds
+ * another version must not guess.
+ *
+ * Context: process context.
+ */
+void lh_hist_print_rows_header(struct seq_file *m)
+{
+	seq_puts(m, "#latency_hist rows 1\n");
+	seq_puts(m, "#CPU total below above min mean max sum\n");
+}
+
+/**
+ * lh_hist_print_rows() - print one CPU of a rows file
+ * @m:    the seq_file
+ * @cpu:  the CPU
+ * @snap: its snapshot
+ *
+ * "CPU<n> <total> <below> <above> <min> <mean> <max> <sum>": the values of
+ * the CPUx header (min, mean, max "-" without samples) and the exact sum of
+ * the samples in us; then "<usecs> <count>" for each non-zero row, in
+ * ascending order.
+ *
+ * Context: process context.
+ */
+void lh_hist_print_rows(struct seq_file *m, int cpu,
+			const struct lh_hist_snapshot *snap)
+{
+	struct lh_hist_stats stats;
+	struct lh_hist_sum sum;
+	int i;
+
+	lh_hist_stats(snap, &stats);
+	lh_hist_sum(snap, &sum);
+	seq_printf(m, "CPU%d %llu %llu %llu", cpu, stats.nr_samples,
+		   snap->below.nr_samples, snap->above.nr_samples);
+	if (stats.nr_samples)
+		seq_printf(m, " %lld %lld %lld", stats.min_us, stats.mean_us,
+			   stats.max_us);
+	else
+		seq_puts(m, " - - -");
+	lh_print_sum(m, &sum);
+	seq_putc(m, '\n');
+	for (i = 0; i < LH_NR_BUCKETS; i++)
+		if (snap->counts[i])
+			seq_printf(m, "%d %llu\n", i, snap->counts[i]);
 }
 
 /**

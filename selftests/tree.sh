@@ -7,7 +7,7 @@
 #
 # Proves: every file and directory exists with its exact name for every
 # possible CPU and nothing else does; every file is root-only (CPUx,
-# max_latency-CPUx, explain-CPUx and summary 0400, reset 0200, pid,
+# max_latency-CPUx, explain-CPUx, summary and rows 0400, reset 0200, pid,
 # threshold and enable 0600, status 0400; directories are debugfs's fixed 0755, under the 0700
 # debugfs mount); status names the documented types in order, with their
 # documented rows (switch, needs, pid, max, counters, syscall_slow_path),
@@ -54,6 +54,7 @@ expected_tree()
 		echo "./$h $D_DIR"
 		echo "./$h/reset $D_WO"
 		echo "./$h/summary $D_RO"
+		echo "./$h/rows $D_RO"
 		echo "./$h/threshold $D_RW"
 		for c in $LH_CPUS; do
 			echo "./$h/CPU$c $D_RO"

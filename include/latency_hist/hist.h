@@ -102,6 +102,20 @@ struct lh_hist_snapshot {
 };
 
 /*
+ * struct lh_hist_sum - the exact sum of a snapshot's samples, in us:
+ * @hi * 2^64 + @lo - @neg. In-range samples alone can reach 10239 * 2^64,
+ * beyond any 64-bit integer, so the sum is kept in 128 bits (two u64, not
+ * u128, which 32-bit kernels lack); @neg is minus the samples below 0.
+ * Exact as long as struct lh_oor's own s64 sums are, which is the engine's
+ * bound: 2^63 us (292 000 years) of out-of-range latency per CPU.
+ */
+struct lh_hist_sum {
+	u64 lo;
+	u64 hi;
+	u64 neg;
+};
+
+/*
  * struct lh_hist_stats - what the header lines of a CPUx file show
  * @mean_us:  truncated toward zero, as the RT patch did
  * @mean_cus: the mean in hundredths of a microsecond, rounded to nearest
@@ -146,6 +160,7 @@ void lh_hist_snapshot(struct lh_hist_cpu *h, struct lh_hist_snapshot *snap);
 void lh_hist_get_max(struct lh_hist_cpu *h, struct lh_max_record *rec);
 void lh_hist_stats(const struct lh_hist_snapshot *snap,
 		   struct lh_hist_stats *stats);
+void lh_hist_sum(const struct lh_hist_snapshot *snap, struct lh_hist_sum *sum);
 void lh_hist_snapshot_clear(struct lh_hist_snapshot *snap);
 void lh_hist_merge(struct lh_hist_snapshot *acc,
 		   const struct lh_hist_snapshot *snap);
@@ -230,6 +245,9 @@ void lh_hist_print_header(struct seq_file *m,
 			  const struct lh_hist_snapshot *snap);
 void lh_hist_print_row(struct seq_file *m, long usecs, u64 count);
 void lh_hist_print_max(struct seq_file *m, const struct lh_max_record *rec);
+void lh_hist_print_rows_header(struct seq_file *m);
+void lh_hist_print_rows(struct seq_file *m, int cpu,
+			const struct lh_hist_snapshot *snap);
 void lh_hist_print_summary_header(struct seq_file *m);
 void lh_hist_print_summary(struct seq_file *m, const char *cpu,
 			   const struct lh_hist_summary *sum);

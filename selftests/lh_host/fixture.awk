@@ -22,6 +22,8 @@
 #   enable SWITCH 0|1             enable/SWITCH (default 0)
 #   pid TYPE N                    TYPE/pid (default 0)
 #   nosummary                     no summary files (a module older than them)
+#   rows                          a rows file per type too (module/hist_print.c), as
+#                                 a module that has it: lh then reads it, not CPUx
 
 BEGIN {
 	ncpus = 2
@@ -58,6 +60,7 @@ $1 == "status" { line = $0; sub(/^status [^ ]+ /, "", line); status_over[$2] = l
 $1 == "enable" { enabled[$2] = $3; next }
 $1 == "pid" { pid[$2] = $3; next }
 $1 == "nosummary" { summary = 0; next }
+$1 == "rows" { rows = 1; next }
 { print "fixture.awk: bad spec line: " $0 > "/dev/stderr"; exit 1 }
 
 # sort_values - sort v[1..n] ascending
@@ -130,6 +133,23 @@ function cpu_file(t, c, f,    b) {
 	close(f)
 }
 
+# rows_file - write TYPE/rows exactly as the module prints it
+function rows_file(t, f,    c, b) {
+	print "#latency_hist rows 1" > f
+	print "#CPU total below above min mean max sum" > f
+	for (c = 0; c < ncpus; c++) {
+		stats(t, c)
+		if (st_n)
+			printf "CPU%d %d %d %d %d %d %d %.0f\n", c, st_n, st_below, st_above, st_min, int(st_sum / st_n),
+			    st_max, st_sum > f
+		else
+			printf "CPU%d 0 0 0 - - - 0\n", c > f
+		for (b = 0; b < 10240; b++)
+			if (((t, c, b) in cnt) && cnt[t, c, b]) printf "%d %d\n", b, cnt[t, c, b] > f
+	}
+	close(f)
+}
+
 # summary_line - one line of a summary file
 function summary_line(t, c) {
 	stats(t, c)
@@ -183,6 +203,7 @@ END {
 				close(d "/max_latency-CPU" c)
 			}
 		}
+		if (rows) rows_file(t, d "/rows")
 		printf "" > (d "/reset"); close(d "/reset")
 		if (t == "wakeup" || t == "missed_timer_offsets") {
 			print (t in pid) ? pid[t] : 0 > (d "/pid"); close(d "/pid")

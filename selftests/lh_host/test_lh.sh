@@ -452,6 +452,9 @@ case_prom()
 	' "$TMP/m.prom")
 	[ -z "$bad" ] || err "prom format: $bad"
 	l='type="wakeup",cpu="0",host="[^"]*"'
+	# missed_timer_offsets CPU 1 from CPUx files: of 20000 us twice they
+	# show the max and one more sample >= 10240 us (cpux_sum in lh); the
+	# rows file's exact 0.040003 is case_rows_same_output's
 	for want in "latency_hist_latency_seconds_bucket{$l,le=\"0.000002\"} 0" \
 		    "latency_hist_latency_seconds_bucket{$l,le=\"0.000005\"} 15" \
 		    "latency_hist_latency_seconds_bucket{$l,le=\"0.000020\"} 16" \
@@ -459,7 +462,7 @@ case_prom()
 		    "latency_hist_latency_seconds_count{$l} 16" \
 		    "latency_hist_max_latency_seconds{$l} 0.000012" \
 		    'latency_hist_latency_seconds_bucket{type="timerandwakeup",cpu="0",host="[^"]*",le="0.000001"} 3' \
-		    'latency_hist_latency_seconds_sum{type="missed_timer_offsets",cpu="1",host="[^"]*"} 0.040003' \
+		    'latency_hist_latency_seconds_sum{type="missed_timer_offsets",cpu="1",host="[^"]*"} 0.030243' \
 		    'latency_hist_enabled{type="wakeup",host="[^"]*"} 1'; do
 		grep -q "^$want\$" "$TMP/m.prom" || err "prom lacks: $want"
 	done
@@ -638,6 +641,106 @@ case_lockdown()
 	case_end lockdown_falls_back_to_module_parameters
 }
 
+# prom_sum - the _sum of wakeup CPU 0 in the last lh prom output
+prom_sum()
+{
+	sed -n 's/^latency_hist_latency_seconds_sum{type="wakeup",cpu="0"[,}].* //p' "$TMP/out"
+}
+
+# case_prom_sum_exact - issue 32: the _sum of a histogram with a sample out
+# of range was the summary's 2-decimal mean times the count, and went down
+# when samples of 1 us came in. With the rows file it is exact; from CPUx
+# files (an older module) exact while one sample at most is out of range on
+# each side, else a bound that never decreases.
+case_prom_sum_exact()
+{
+	for layout in cpux rows; do
+		rows=
+		[ "$layout" = rows ] && rows=rows
+		printf 'cpus 1\ntypes wakeup\nsamples wakeup 0 5:1000000 12000:1\n%s\n' "$rows" | fixture "$TMP/sumA"
+		LH_ROOT=$TMP/sumA lh prom
+		expect_rc 0 "prom of tree A ($layout)"
+		a=$(prom_sum)
+		[ "$a" = 5.012000 ] || err "$layout: _sum of 1e6 x 5 us + 12000 us is '$a', expected 5.012000"
+		printf 'cpus 1\ntypes wakeup\nsamples wakeup 0 5:1000000 12000:1 1:1800\n%s\n' "$rows" | fixture "$TMP/sumB"
+		LH_ROOT=$TMP/sumB lh prom
+		b=$(prom_sum)
+		[ "$b" = 5.013800 ] || err "$layout: _sum after 1800 x 1 us more is '$b', expected 5.013800 (A: $a)"
+		printf 'cpus 1\ntypes wakeup\nsamples wakeup 0 5:1000000 12000:1 1:1800 15000:1\n%s\n' "$rows" |
+			fixture "$TMP/sumC"
+		LH_ROOT=$TMP/sumC lh prom
+		c=$(prom_sum)
+		awk -v a="$a" -v b="$b" -v c="$c" 'BEGIN { exit !(a != "" && a + 0 <= b + 0 && b + 0 <= c + 0) }' ||
+			err "$layout: _sum went down: $a, $b, $c"
+		if [ "$layout" = rows ]; then
+			[ "$c" = 5.028800 ] || err "rows: _sum with 2 samples above the range is '$c', expected 5.028800"
+		else
+			# the CPUx files: 12000 us is only known to be >= 10240
+			[ "$c" = 5.027040 ] || err "cpux: _sum with 2 samples above the range is '$c', expected the bound 5.027040"
+		fi
+	done
+	case_end prom_sum_is_exact_and_never_decreases
+}
+
+# lh_outputs DIR - the output of every reading command on LH_ROOT into
+# DIR/1.., with the times (they move) and DIR itself taken out
+lh_outputs()
+{
+	rm -rf "$1"
+	mkdir -p "$1"
+	n=0
+	for cmd in "summary" "summary --json" "json" "prom" "plot --data" "plot --data missed_timer_offsets" \
+		   "snapshot $1/snap" "compare $1/snap $TMP/main"; do
+		# shellcheck disable=SC2086 # a word list
+		lh $cmd
+		n=$((n + 1))
+		# (of missed_timer_offsets CPU 1's two samples above the range the
+		# CPUx files have the max and a bound: its _sum is checked apart)
+		{ echo "lh $cmd: rc=$rc"; cat "$TMP/out" "$TMP/err"; } |
+			sed -e "s|$1/snap|SNAP|g" -e '/_sum{type="missed_timer_offsets",cpu="1"/d' -e 's/"time": "[^"]*"/T/; s/"time_epoch_s": [0-9]*/T/; s/"uptime_s": [0-9.]*/T/' >"$1/$n"
+	done
+	sed -e 's/"time": "[^"]*"/T/; s/"time_epoch_s": [0-9]*/T/; s/"uptime_s": [0-9.]*/T/' "$1/snap/lh.json" >"$1/snap.json"
+	rm -rf "$1/snap"
+}
+
+# case_rows_same_output - every command prints the same from the rows file
+# as from the CPUx files
+case_rows_same_output()
+{
+	make_main
+	cp "$TMP/spec" "$TMP/spec.cpux"
+	echo rows >>"$TMP/spec"
+	awk -v out="$TMP/rowsame" -f "$FIXTURE" "$TMP/spec" || err "fixture.awk failed"
+	LH_ROOT=$TMP/rowsame
+	export LH_ROOT
+	lh_outputs "$TMP/out-rows"
+	lh prom
+	grep -q '^latency_hist_latency_seconds_sum{type="missed_timer_offsets",cpu="1",[^}]*} 0.040003$' "$TMP/out" ||
+		err "rows: the _sum of -2, 5 and 2 x 20000 us is not 0.040003: $(grep 'sum{type="missed_timer_offsets",cpu="1"' "$TMP/out")"
+	rm -rf "$TMP/rowsame"
+	awk -v out="$TMP/rowsame" -f "$FIXTURE" "$TMP/spec.cpux" || err "fixture.awk failed"
+	lh_outputs "$TMP/out-cpux"
+	for f in "$TMP/out-cpux"/*; do
+		cmp -s "$f" "$TMP/out-rows/${f##*/}" ||
+			err "${f##*/} differs: $(diff "$f" "$TMP/out-rows/${f##*/}" | head -5)"
+	done
+	grep -q '^lh json: rc=0$' "$TMP/out-rows/3" || err "lh json failed: $(head -c 300 "$TMP/out-rows/3")"
+	# a rows file not in its format: a clear error, as for CPUx files
+	cp -r "$TMP/main" "$TMP/rowbad"
+	echo rows >>"$TMP/spec.cpux"
+	awk -v out="$TMP/rowbad" -f "$FIXTURE" "$TMP/spec.cpux"
+	sed -i.bak 's/^CPU1 1 0 0/CPU1 2 0 0/' "$TMP/rowbad/wakeup/rows"
+	LH_ROOT=$TMP/rowbad lh json
+	expect_rc 2 "json of a rows file whose counts do not add up"
+	expect_err "wakeup/rows: CPU1: rows + below + above != total" "a bad rows file"
+	sed -i.bak '1s/1$/2/' "$TMP/rowbad/wakeup/rows"
+	LH_ROOT=$TMP/rowbad lh prom
+	expect_rc 2 "prom of a rows file of another version"
+	expect_err "not a rows file of version 1" "a rows file of version 2"
+	rm -rf "$TMP/rowbad" "$TMP/rowsame"
+	case_end every_command_reads_the_rows_file_as_the_cpux_files
+}
+
 # ---------------------------------------------------------------- flavours
 
 echo "TAP version 13"
@@ -658,6 +761,8 @@ for f in ${*:-gawk mawk busybox}; do
 	case_controls
 	case_snapshot_compare
 	case_prom
+	case_prom_sum_exact
+	case_rows_same_output
 	case_plot
 	case_run
 	case_help

@@ -33,7 +33,7 @@ PY=$(command -v python3 2>/dev/null)
 PROMTOOL=$(command -v promtool 2>/dev/null)
 GNUPLOT=$(command -v gnuplot 2>/dev/null)
 BUSYBOX_GNUPLOT=$GNUPLOT
-CASES="diffs restart_intervals max_record resets prometheus json_schema signals read_errors bad_input report plot many_cpus"
+CASES="diffs restart_intervals max_record resets prometheus rows_same json_schema signals read_errors bad_input report plot many_cpus"
 
 
 # diag TEXT - a KTAP diagnostic line
@@ -412,17 +412,51 @@ case_prometheus()
 		err "prom: an interval of samples below 0 only is not -Inf"
 	lh monitor --interval 5 --count 0 --out "$TMP/m" --prom "$TMP/p/lh.txt"
 	expect_rc 2 "--prom without .prom"
-	# a summary line that goes bad within one module load (after its format
+	# a CPUx header that goes bad within one module load (after its format
 	# check): the read fails and names the line, the monitor writes nothing
 	cp "$TMP/m/series.jsonl" "$TMP/series.before"
 	cp "$TMP/p/lh.prom" "$TMP/prom.before"
-	sed -i '2s/^\([^ ]* [^ ]* [^ ]*\) [^ ]* /\1 x.5 /' "$R/wakeup/summary"
+	sed -i '4s/.*/#Total samples: x/' "$R/wakeup/CPU0"
 	lh monitor --interval 5 --count 0 --out "$TMP/m" --prom "$TMP/p/lh.prom"
-	expect_rc 2 "a malformed summary line"
-	expect_err "$R/wakeup/summary:2: mean has two decimals" "a malformed summary line"
+	expect_rc 2 "a malformed CPUx header"
+	expect_err "$R/wakeup/CPU0:4: not a #Total samples line" "a malformed CPUx header"
 	cmp -s "$TMP/series.before" "$TMP/m/series.jsonl" || err "a failed read wrote to the series"
 	cmp -s "$TMP/prom.before" "$TMP/p/lh.prom" || err "a failed read wrote the Prometheus file"
 	case_end prometheus_file_is_valid_and_atomic
+}
+
+# case_rows_same - a monitor reading rows files writes what one reading the
+# CPUx files writes: the same series, state and Prometheus file (but the
+# _sum of a CPU with several samples out of range on one side, which only
+# the rows file has exactly)
+case_rows_same()
+{
+	R=$TMP/r
+	LH_ROOT=$R
+	export LH_ROOT
+	for layout in cpux rows; do
+		rm -rf "$R" "$TMP/m-$layout" "$TMP/p-$layout"
+		mkdir -p "$TMP/p-$layout"
+		for s in spec_a spec_b spec_c spec_d; do
+			{
+				$s
+				[ "$layout" = cpux ] || echo rows
+			} | tree "$R"
+			step "$TMP/m-$layout" --prom "$TMP/p-$layout/lh.prom"
+			grep -v '_sum{\|monitor_read_timestamp_seconds{' "$TMP/p-$layout/lh.prom" >"$TMP/p-$layout/$s"
+		done
+		# (what the clock, the process and the directory make differ)
+		sed -e 's/"time[a-z_]*": [^,}]*//g; s/"gap_s": [^,}]*//; s/"interval_s": [^,}]*//; s/"pid": [0-9]*//' \
+			"$TMP/m-$layout/series.jsonl" >"$TMP/m-$layout/series.norm"
+		sed -e '/^time/d; /^inode /d' "$TMP/m-$layout/monitor.state" >"$TMP/m-$layout/state.norm"
+	done
+	for f in m-cpux/series.norm m-cpux/state.norm p-cpux/spec_a p-cpux/spec_b p-cpux/spec_c p-cpux/spec_d; do
+		cmp -s "$TMP/$f" "$TMP/$(echo "$f" | sed 's/-cpux/-rows/')" ||
+			err "$f differs: $(diff "$TMP/$f" "$TMP/$(echo "$f" | sed 's/-cpux/-rows/')" | head -n 6)"
+	done
+	grep -q '^latency_hist_latency_seconds_sum{type="wakeup",cpu="1",[^}]*} 0.035002$' "$TMP/p-rows/lh.prom" ||
+		err "rows: wakeup CPU 1 _sum is not 2 + 15000 + 20000 us: $(grep 'seconds_sum{type="wakeup",cpu="1"' "$TMP/p-rows/lh.prom")"
+	case_end monitor_reads_the_rows_file_as_the_cpux_files
 }
 
 # case_json_schema - every line of a series is strict JSON with the

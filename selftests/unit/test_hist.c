@@ -483,6 +483,69 @@ static void test_wide_counts(void)
 	free_hist(h);
 }
 
+/* rows_of - one CPU of a rows file */
+static char *rows_of(const struct lh_hist_snapshot *snap, int cpu)
+{
+	struct seq_file m = { 0 };
+
+	lh_hist_print_rows(&m, cpu, snap);
+	return m.buf;
+}
+
+/*
+ * test_rows - a rows file's CPU: the CPUx header values, the exact sum of
+ * the samples in and out of range, and only the non-zero rows
+ */
+static void test_rows(void)
+{
+	static struct lh_hist_snapshot snap;
+	struct lh_hist_cpu *h = new_hist();
+	char *text;
+	int i;
+
+	lh_hist_snapshot(h, &snap);
+	text = rows_of(&snap, 0);
+	check(!strcmp(text, "CPU0 0 0 0 - - - 0\n"), "rows: an empty CPU is one line, sum 0");
+	free(text);
+
+	for (i = 0; i < 1000000; i++)
+		lh_hist_record(h, 5);
+	lh_hist_record(h, 12000);
+	lh_hist_snapshot(h, &snap);
+	text = rows_of(&snap, 3);
+	check(!strcmp(text, "CPU3 1000001 0 1 5 5 12000 5012000\n5 1000000\n"),
+	      "rows: the sum counts a sample above the range exactly");
+	free(text);
+
+	lh_hist_record(h, -7);
+	lh_hist_snapshot(h, &snap);
+	text = rows_of(&snap, 3);
+	check(!strcmp(text, "CPU3 1000002 1 1 -7 5 12000 5011993\n5 1000000\n"),
+	      "rows: a sample below 0 lowers the sum by its value");
+	free(text);
+	free_hist(h);
+
+	lh_hist_snapshot_clear(&snap);
+	snap.below.nr_samples = 1;
+	snap.below.sum_us = -9;
+	snap.below.min_us = -9;
+	snap.below.max_us = -9;
+	text = rows_of(&snap, 1);
+	check(!strcmp(text, "CPU1 1 1 0 -9 -9 -9 -9\n"), "rows: a negative sum");
+	free(text);
+
+	/* (2^64 - 1) * (10239 + 10238) - 3: past 64 bits, exact */
+	snap.below.sum_us = -3;
+	snap.below.min_us = -3;
+	snap.below.max_us = -3;
+	snap.counts[10239] = ~0ULL;
+	snap.counts[10238] = ~0ULL;
+	text = rows_of(&snap, 1);
+	check(!!strstr(text, " 377733978397350488420352\n10238 18446744073709551615\n"),
+	      "rows: a sum past 2^64 prints exactly");
+	free(text);
+}
+
 /* test_hist_run - every test of the histogram engine */
 void test_hist_run(void)
 {
@@ -496,4 +559,5 @@ void test_hist_run(void)
 	test_summary();
 	test_wide_counts();
 	test_huge_counts();
+	test_rows();
 }

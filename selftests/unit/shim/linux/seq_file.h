@@ -42,4 +42,9 @@ static inline void seq_puts(struct seq_file *m, const char *s)
 {
 	seq_printf(m, "%s", s);
 }
+
+static inline void seq_putc(struct seq_file *m, char c)
+{
+	seq_printf(m, "%c", c);
+}
 #endif
