@@ -33,7 +33,8 @@ PY=$(command -v python3 2>/dev/null)
 PROMTOOL=$(command -v promtool 2>/dev/null)
 GNUPLOT=$(command -v gnuplot 2>/dev/null)
 BUSYBOX_GNUPLOT=$GNUPLOT
-CASES="diffs restart_intervals max_record resets prometheus json_schema signals read_errors bad_input report plot many_cpus"
+CASES="diffs restart_intervals max_record resets prometheus json_schema signals read_errors bad_input report plot
+many_cpus series_layouts torn_line rotation state_on_change"
 
 
 # diag TEXT - a KTAP diagnostic line
@@ -603,7 +604,14 @@ case_bad_input()
 		    "--interval 5 --out $TMP/m --prom $TMP/m.txt|must end in .prom" \
 		    "--interval 5 --out $TMP/m --prom $TMP/nodir/x.prom|does not exist" \
 		    "--interval 5 --out $TMP/m --types nosuch|unknown type" "--interval 5 --out $TMP/m --bogus|unknown argument" \
-		    "--interval 5 --out $TMP/afile|not a directory" "--interval 5 --count 0 --out $TMP/m --types|needs a list"; do
+		    "--interval 5 --out $TMP/afile|not a directory" "--interval 5 --count 0 --out $TMP/m --types|needs a list" \
+		    "--interval 5 --out $TMP/m --rotate weekly|is not daily or a size" \
+		    "--interval 5 --out $TMP/m --rotate 0|is not daily or a size" "--interval 5 --out $TMP/m --rotate 10T|is not daily" \
+		    "--interval 5 --out $TMP/m --rotate daily --keep 0|is not a number of pieces" \
+		    "--interval 5 --out $TMP/m --rotate daily --keep 3w|is not a number of pieces" \
+		    "--interval 5 --out $TMP/m --keep 3|there is no --rotate" \
+		    "--interval 5 --out $TMP/m --buckets 5,1|must ascend" \
+		    "--interval 5 --out $TMP/m --host-label|there is no --prom"; do
 		# shellcheck disable=SC2086 # the arguments are words
 		lh monitor ${args%|*}
 		expect_rc 2 "monitor ${args%|*}"
@@ -807,6 +815,189 @@ case_many_cpus()
 	[ "$got" = "$want" ] || err "40 CPUs: $got"
 	grep -q "^C wakeup 10 2 0 0 100 2\$" "$TMP/m/monitor.state" || err "CPU10's rows are not kept in the state"
 	case_end many_cpus_in_numeric_order
+}
+
+# report_body - the lh report output in $TMP/out without its first line
+# (which names the series)
+report_body()
+{
+	sed 1d "$TMP/out"
+}
+
+# case_series_layouts - the series reader takes any JSON layout of the
+# records: compact (jq -c), spread over lines (jq .), other blanks
+case_series_layouts()
+{
+	make_long_series "$TMP/long"
+	lh report "$TMP/long"
+	expect_rc 0 "lh report"
+	report_body >"$TMP/report.want"
+	lh plot --over-time "$TMP/long" --data
+	cp "$TMP/out" "$TMP/plot.want"
+	for layout in compact lines blanks; do
+		rm -rf "$TMP/lay"
+		mkdir -p "$TMP/lay"
+		case $layout in
+		compact) sed -e 's/": /":/g' -e 's/, "/,"/g' -e 's/, {/,{/g' ;;
+		lines) sed -e 's/^{/{\n  /' -e 's/, "/,\n  "/g' -e 's/}$/\n}/' ;;
+		blanks) sed -e 's/": /" :\t /g' -e 's/, "/ ,  "/g' -e 's/$/ \r/' ;;
+		esac <"$TMP/long/series.jsonl" >"$TMP/lay/series.jsonl"
+		lh report "$TMP/lay"
+		expect_rc 0 "lh report of the $layout layout"
+		report_body | cmp -s - "$TMP/report.want" ||
+			err "lh report of the $layout layout: $(report_body | diff "$TMP/report.want" - | head -n 5)"
+		lh plot --over-time "$TMP/lay" --data
+		expect_rc 0 "plot --over-time of the $layout layout"
+		cmp -s "$TMP/out" "$TMP/plot.want" || err "plot --over-time of the $layout layout differs"
+	done
+	case_end series_reader_takes_any_json_layout
+}
+
+# case_torn_line - a record cut short (a full disk) is skipped with a
+# warning, and the monitor starts its next record on a new line
+case_torn_line()
+{
+	R=$TMP/r
+	rm -rf "$R" "$TMP/m"
+	spec_a | tree "$R"
+	LH_ROOT=$R
+	export LH_ROOT
+	step "$TMP/m"
+	torn_at=$(($(wc -l <"$TMP/m/series.jsonl") + 1))
+	printf '{"time": "2026-11-27T10:00:00Z", "time_epoch_s": 1795773600, "interval_s": 5, "type": "wakeup", "cpu": "0", "sam' \
+		>>"$TMP/m/series.jsonl"
+	spec_b | tree "$R"
+	step "$TMP/m"
+	expect_err "ends in a record cut short" "monitor after a torn line"
+	[ "$(grep -c '^{"time": "[^"]*", "time_epoch_s": [0-9]*, "event": "start"' "$TMP/m/series.jsonl")" = 2 ] ||
+		err "the start event after a torn line is not at the start of a line"
+	lh report "$TMP/m"
+	expect_rc 0 "lh report of a series with a torn line"
+	expect_err "line $torn_at: a record cut short" "lh report of a series with a torn line"
+	grep -q '^events: 2 starts (1 continuing a series)' "$TMP/out" ||
+		err "lh report of a series with a torn line: $(grep '^events' "$TMP/out")"
+	# cut short at the end, as a reader finds it before the monitor's next read
+	make_long_series "$TMP/long"
+	torn_at=$(($(wc -l <"$TMP/long/series.jsonl") + 1))
+	printf '{"time": "2026-11-23T01:10:00Z", "time_epoch_s": 1795396200, "interval_s": 300, "type": "wak' \
+		>>"$TMP/long/series.jsonl"
+	lh report "$TMP/long"
+	expect_rc 0 "lh report of a series cut short at its end"
+	expect_err "line $torn_at: a record cut short" "lh report of a series cut short at its end"
+	grep -q 'wakeup 4 intervals' "$TMP/out" || err "lh report of a series cut short: $(sed -n 3p "$TMP/out")"
+	lh plot --over-time "$TMP/long" --data
+	expect_rc 0 "plot --over-time of a series cut short at its end"
+	expect_err "a record cut short" "plot --over-time of a series cut short at its end"
+	case_end torn_record_is_skipped_and_the_next_starts_a_line
+}
+
+# pieces DIR [END] - the number of closed pieces series-* in DIR (ending in END)
+pieces()
+{
+	P_N=0
+	for P_F in "$1"/series-*"${2:-}"; do
+		[ ! -e "$P_F" ] || P_N=$((P_N + 1))
+	done
+	echo "$P_N"
+}
+
+# case_rotation - --rotate closes the series into gzipped pieces, daily or
+# by size; --keep drops the oldest; lh report and plot read every piece
+case_rotation()
+{
+	R=$TMP/r
+	rm -rf "$R" "$TMP/rot"
+	spec_a | tree "$R"
+	LH_ROOT=$R
+	export LH_ROOT
+	# a series begun on 2026-11-22: today's read closes it
+	make_long_series "$TMP/rot"
+	lh report "$TMP/rot"
+	report_body | grep -e '^  2026-11-22 ' -e '^  2026-11-23 ' >"$TMP/days.want"
+	step "$TMP/rot" --rotate daily
+	set -- "$TMP"/rot/series-*.jsonl.gz
+	[ $# = 1 ] && [ -f "$1" ] || err "--rotate daily: pieces $(ls "$TMP/rot" | tr '\n' ' ')"
+	make_long_series "$TMP/long"
+	gzip -dc "$1" | cmp -s - "$TMP/long/series.jsonl" || err "--rotate daily: the piece is not the series it closed"
+	[ "$(head -n 1 "$TMP/rot/series.jsonl" | grep -c '"event": "start"')" = 1 ] || err "--rotate daily: the live piece does not begin with the start event"
+	step "$TMP/rot" --rotate daily
+	[ "$(pieces "$TMP/rot")" = 1 ] || err "--rotate daily closed a piece begun today"
+	lh report "$TMP/rot"
+	expect_rc 0 "lh report of a rotated series"
+	grep -q "^lh report: $TMP/rot/series.jsonl and 1 closed pieces\$" "$TMP/out" || err "lh report names $(head -n 1 "$TMP/out")"
+	grep -q '^events: 4 starts' "$TMP/out" || err "lh report of a rotated series: $(grep '^events' "$TMP/out")"
+	report_body | grep -e '^  2026-11-22 ' -e '^  2026-11-23 ' | cmp -s - "$TMP/days.want" ||
+		err "lh report of a rotated series: the days of the closed piece: $(report_body | sed -n '/^Per day/,$p')"
+	lh plot --over-time "$TMP/rot" --data
+	expect_rc 0 "plot --over-time of a rotated series"
+	grep -q '^1795395600 20000$' "$TMP/out" || err "plot --over-time lacks the closed piece's maximum"
+	# by size, keeping 2 pieces: every read closes the last one
+	rm -rf "$TMP/rot"
+	for _ in 1 2 3 4; do
+		step "$TMP/rot" --rotate 100 --keep 2
+		sleep 1
+	done
+	[ "$(pieces "$TMP/rot" .jsonl.gz)" = 2 ] || err "--rotate 100 --keep 2: $(ls "$TMP/rot" | tr '\n' ' ')"
+	lh report "$TMP/rot"
+	expect_rc 0 "lh report of pieces by size"
+	grep -q '^events: 3 starts' "$TMP/out" || err "lh report of 2 pieces and the live one: $(grep '^events' "$TMP/out")"
+	# by age: pieces closed 7 days ago or more go
+	for p in 20201001T000000Z 20201002T000000Z; do
+		echo '{"time": "2020-10-01T00:00:00Z", "time_epoch_s": 1601510400, "event": "stop"}' | gzip >"$TMP/rot/series-$p.jsonl.gz"
+	done
+	touch -d '10 days ago' "$TMP/rot/series-20201001T000000Z.jsonl.gz"
+	touch -d '2 days ago' "$TMP/rot/series-20201002T000000Z.jsonl.gz"
+	step "$TMP/rot" --rotate 100 --keep 7d
+	[ ! -e "$TMP/rot/series-20201001T000000Z.jsonl.gz" ] || err "--keep 7d kept a piece of 10 days ago"
+	[ -e "$TMP/rot/series-20201002T000000Z.jsonl.gz" ] || err "--keep 7d removed a piece of 2 days ago"
+	[ "$(pieces "$TMP/rot")" = 4 ] || err "--keep 7d: $(ls "$TMP/rot" | tr '\n' ' ')"
+	# a piece that does not decompress fails the reader
+	echo garbage >"$TMP/rot/series-20201003T000000Z.jsonl.gz"
+	lh report "$TMP/rot"
+	expect_rc 2 "lh report with a broken piece"
+	expect_err "series-20201003T000000Z.jsonl.gz: gzip -dc failed" "lh report with a broken piece"
+	# logrotate's pieces (contrib/systemd/lh-monitor.logrotate), the highest number the oldest
+	make_long_series "$TMP/long"
+	lh report "$TMP/long"
+	report_body >"$TMP/report.want"
+	rm -rf "$TMP/lr"
+	make_long_series "$TMP/lr"
+	head -n 7 "$TMP/lr/series.jsonl" | gzip >"$TMP/lr/series.jsonl.2.gz"
+	sed -n 8,9p "$TMP/lr/series.jsonl" >"$TMP/lr/series.jsonl.1"
+	sed -i 1,9d "$TMP/lr/series.jsonl"
+	lh report "$TMP/lr"
+	expect_rc 0 "lh report of logrotate's pieces"
+	report_body | cmp -s - "$TMP/report.want" ||
+		err "lh report of logrotate's pieces: $(report_body | diff "$TMP/report.want" - | head -n 5)"
+	case_end rotation_daily_or_by_size_with_retention
+}
+
+# case_state_on_change - monitor.state is rewritten only when what it holds
+# changed, not at every read of an idle rig
+case_state_on_change()
+{
+	R=$TMP/r
+	rm -rf "$R" "$TMP/m"
+	spec_a | tree "$R"
+	LH_ROOT=$R
+	export LH_ROOT
+	step "$TMP/m"
+	ino=$(ls -i "$TMP/m/monitor.state")
+	cp "$TMP/m/monitor.state" "$TMP/state.before"
+	lines=$(wc -l <"$TMP/m/series.jsonl")
+	sleep 1
+	step "$TMP/m"
+	[ "$(ls -i "$TMP/m/monitor.state")" = "$ino" ] || err "monitor.state was rewritten though nothing changed"
+	cmp -s "$TMP/m/monitor.state" "$TMP/state.before" || err "monitor.state changed though nothing did"
+	[ "$(wc -l <"$TMP/m/series.jsonl")" -gt "$lines" ] || err "the read of an idle rig wrote no records"
+	spec_b | tree "$R"
+	step "$TMP/m"
+	! cmp -s "$TMP/m/monitor.state" "$TMP/state.before" || err "monitor.state not written after the tree changed"
+	cp "$TMP/m/monitor.state" "$TMP/state.before"
+	spec_b | sed 's/^enable wakeup 1/enable wakeup 0/' | tree "$R"
+	step "$TMP/m"
+	! cmp -s "$TMP/m/monitor.state" "$TMP/state.before" || err "monitor.state not written after an enable changed"
+	case_end state_is_written_only_when_it_changed
 }
 
 # ---------------------------------------------------------------- flavours
