@@ -185,16 +185,23 @@ spec_d()
 
 # ---------------------------------------------------------------- cases
 
+# on_tree_a [PATH..] - LH_ROOT (and R): a new tree of spec_a at $TMP/r; the
+# PATHs (a monitor's DIR) removed
+on_tree_a()
+{
+	R=$TMP/r
+	rm -rf "$R" "$@"
+	spec_a | tree "$R"
+	LH_ROOT=$R
+	export LH_ROOT
+}
+
 # case_diffs - an interval's record is what the rows gained: samples, min,
 # max, percentiles, out-of-range counts, the merged histogram of all CPUs,
 # the max record that changed; types neither enabled nor changed are left out
 case_diffs()
 {
-	R=$TMP/r
-	rm -rf "$R" "$TMP/m"
-	spec_a | tree "$R"
-	LH_ROOT=$R
-	export LH_ROOT
+	on_tree_a "$TMP/m"
 	step "$TMP/m"
 	[ -f "$TMP/m/series.jsonl" ] && [ -f "$TMP/m/monitor.state" ] || err "no series or state after the first read"
 	[ ! -e "$TMP/m/monitor.pid" ] || err "monitor.pid left behind"
@@ -237,11 +244,7 @@ event stop reason=after 0 intervals (--count)" "A -> B"
 # where the last read stopped (gap_s), and the intervals add up
 case_restart_intervals()
 {
-	R=$TMP/r
-	rm -rf "$R" "$TMP/m"
-	spec_a | tree "$R"
-	LH_ROOT=$R
-	export LH_ROOT
+	on_tree_a "$TMP/m"
 	lh monitor --interval 1 --count 2 --out "$TMP/m" --types wakeup
 	expect_rc 0 "monitor --interval 1 --count 2"
 	spec_b | tree "$R"
@@ -430,11 +433,7 @@ case_prometheus()
 # documented keys in order; times agree; strings are escaped
 case_json_schema()
 {
-	R=$TMP/r
-	rm -rf "$R" "$TMP/m"
-	spec_a | tree "$R"
-	LH_ROOT=$R
-	export LH_ROOT
+	on_tree_a "$TMP/m"
 	step "$TMP/m"
 	spec_b | tree "$R"
 	step "$TMP/m"
@@ -486,11 +485,7 @@ EOF
 # part interval, a stop event, exit 0, and at once
 case_signals()
 {
-	R=$TMP/r
-	rm -rf "$R" "$TMP/m"
-	spec_a | tree "$R"
-	LH_ROOT=$R
-	export LH_ROOT
+	on_tree_a "$TMP/m"
 	for sig in TERM INT; do
 		if [ "$sig" = INT ]; then
 			# a background job of a script ignores SIGINT, and a shell
@@ -542,11 +537,7 @@ case_signals()
 # the monitor goes on, and the next good read covers the whole time
 case_read_errors()
 {
-	R=$TMP/r
-	rm -rf "$R" "$TMP/m"
-	spec_a | tree "$R"
-	LH_ROOT=$R
-	export LH_ROOT
+	on_tree_a "$TMP/m"
 	PATH=$FPATH $FSH "$LH" monitor --interval 2 --count 3 --out "$TMP/m" --types wakeup >"$TMP/out" 2>"$TMP/err" &
 	pid=$!
 	n=0
@@ -591,11 +582,7 @@ EOF
 # monitor writes: exit 2, a clear error, nothing created or written
 case_bad_input()
 {
-	R=$TMP/r
-	rm -rf "$R" "$TMP/m"
-	spec_a | tree "$R"
-	LH_ROOT=$R
-	export LH_ROOT
+	on_tree_a "$TMP/m"
 	: >"$TMP/afile"
 	for args in "--interval 0 --out $TMP/m|not a whole number" "--interval x --out $TMP/m|not a whole number" \
 		    "--interval -1 --out $TMP/m|not a whole number" "--interval 05 --out $TMP/m|not a whole number" \
@@ -727,11 +714,7 @@ $expect"
 	lh report "$TMP/long"
 	[ "$(grep -c '  wakeup  ' "$TMP/out")" -eq 7 ] || err "lh report: not 5 worst intervals and 2 days: $(cat "$TMP/out")"
 	# a series the monitor wrote
-	R=$TMP/r
-	rm -rf "$R" "$TMP/m"
-	spec_a | tree "$R"
-	LH_ROOT=$R
-	export LH_ROOT
+	on_tree_a "$TMP/m"
 	step "$TMP/m"
 	spec_c | tree "$R"
 	step "$TMP/m"
@@ -857,11 +840,7 @@ case_series_layouts()
 # warning, and the monitor starts its next record on a new line
 case_torn_line()
 {
-	R=$TMP/r
-	rm -rf "$R" "$TMP/m"
-	spec_a | tree "$R"
-	LH_ROOT=$R
-	export LH_ROOT
+	on_tree_a "$TMP/m"
 	step "$TMP/m"
 	torn_at=$(($(wc -l <"$TMP/m/series.jsonl") + 1))
 	printf '{"time": "2026-11-27T10:00:00Z", "time_epoch_s": 1795773600, "interval_s": 5, "type": "wakeup", "cpu": "0", "sam' \
@@ -905,11 +884,7 @@ pieces()
 # by size; --keep drops the oldest; lh report and plot read every piece
 case_rotation()
 {
-	R=$TMP/r
-	rm -rf "$R" "$TMP/rot"
-	spec_a | tree "$R"
-	LH_ROOT=$R
-	export LH_ROOT
+	on_tree_a "$TMP/rot"
 	# a series begun on 2026-11-22: today's read closes it
 	make_long_series "$TMP/rot"
 	lh report "$TMP/rot"
@@ -976,11 +951,7 @@ case_rotation()
 # changed, not at every read of an idle rig
 case_state_on_change()
 {
-	R=$TMP/r
-	rm -rf "$R" "$TMP/m"
-	spec_a | tree "$R"
-	LH_ROOT=$R
-	export LH_ROOT
+	on_tree_a "$TMP/m"
 	step "$TMP/m"
 	ino=$(ls -i "$TMP/m/monitor.state")
 	cp "$TMP/m/monitor.state" "$TMP/state.before"
