@@ -32,7 +32,8 @@
 #   3. user-space test programs: `make -C selftests` (once, in the checkout)
 #   4. in the background: the host tests of HOST_TESTS: the unit tests of the engine and of explain's
 #      replay, built with char signed and unsigned, and of the cycle counter's scaling (unit-clock),
-#      the requirement lines of the selftests, the tests of scripts/lh (selftests/lh_host/), and the
+#      the requirement lines of the selftests, the tests of scripts/lh (selftests/lh_host/; one of them
+#      has a prometheus server scrape two node exporters fed by lh prom, on loopback), and the
 #      litmus tests of the memory ordering (tools/litmus/run.sh: herd7
 #      and tools/memory-model, fetched into the cache on first use); each prints KTAP ending in a
 #      "# Totals:" line, counted by the parser of the guests'
@@ -160,6 +161,7 @@ HOST_TESTS=(
 	"lh_host.log|lh tool host tests|sh selftests/lh_host/test_lh.sh"
 	"lh_host_monitor.log|lh monitor host tests|sh selftests/lh_host/test_monitor.sh"
 	"lh_host_explain.log|lh explain host tests|sh selftests/lh_host/test_explain.sh"
+	"lh_host_prom_fleet.log|lh prom scraped by prometheus through two node exporters|sh selftests/lh_host/test_prom_fleet.sh"
 	"check_requires.log|requirement lines of the selftests|sh selftests/check_requires.sh"
 	"litmus.log|litmus tests of the ordering (herd7, tools/memory-model)|bash tools/litmus/run.sh"
 )

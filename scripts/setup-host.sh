@@ -35,9 +35,12 @@ LH_PROG=setup-host.sh
 # openssl makes the module signing key of the kernels built with MODULE_SIG (6.12-preempt).
 # debhelper, dh-dkms, python3-docutils, fakeroot, lintian, mmdebstrap and man-db build, check and try
 # the Debian packages (scripts/test-packages.sh); rpm builds the RPM (latency-hist.spec).
+# prometheus (with promtool) and prometheus-node-exporter are the real parts lh prom is tested
+# against (selftests/lh_host/test_prom_fleet.sh); their services do not start (the test runs its own
+# on free loopback ports) where policy-rc.d forbids it, and do no harm where they do.
 LH_HOST_PACKAGES="debhelper dh-dkms python3-docutils fakeroot lintian mmdebstrap man-db rpm qemu-system-x86 busybox-static cpio kmod xz-utils zstd gcc gcc-12 make libc6-dev bc flex bison
 libelf-dev libssl-dev openssl pahole python3 debian-archive-keyring rt-tests trace-cmd linux-perf rtla sparse dkms gawk
-git tar coreutils util-linux gnuplot-nox"
+git tar coreutils util-linux gnuplot-nox prometheus prometheus-node-exporter"
 
 # apt_update - refresh apt's package lists; remember the first list it could not fetch in apt_failed
 apt_update() {

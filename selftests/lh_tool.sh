@@ -122,7 +122,7 @@ lh prom
 [ "$LH_RC" = 0 ] || lh_err "lh prom exited $LH_RC: $(head -c 400 "$LH_TMP/err")"
 for c in $LH_CPUS; do
 	want=$(hl_total wakeup "$c")
-	got=$(awk -v c="$c" 'index($0, "latency_hist_latency_seconds_count{type=\"wakeup\",cpu=\"" c "\",") == 1 { print $2 }' "$LH_TMP/out")
+	got=$(awk -v c="$c" 'index($0, "latency_hist_latency_seconds_count{type=\"wakeup\",cpu=\"" c "\"} ") == 1 { print $2 }' "$LH_TMP/out")
 	[ "$got" = "$want" ] || lh_err "lh prom wakeup cpu $c count '$got', CPU$c total $want"
 done
 lh_case_end lh_prom_counts_match

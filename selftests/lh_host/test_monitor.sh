@@ -33,7 +33,8 @@ PY=$(command -v python3 2>/dev/null)
 PROMTOOL=$(command -v promtool 2>/dev/null)
 GNUPLOT=$(command -v gnuplot 2>/dev/null)
 BUSYBOX_GNUPLOT=$GNUPLOT
-CASES="diffs restart_intervals max_record resets prometheus rows_same json_schema signals read_errors bad_input report plot many_cpus"
+CASES="diffs restart_intervals max_record resets prometheus rows_same json_schema signals read_errors bad_input report plot
+many_cpus series_layouts torn_line rotation state_on_change"
 
 
 # diag TEXT - a KTAP diagnostic line
@@ -184,16 +185,23 @@ spec_d()
 
 # ---------------------------------------------------------------- cases
 
+# on_tree_a [PATH..] - LH_ROOT (and R): a new tree of spec_a at $TMP/r; the
+# PATHs (a monitor's DIR) removed
+on_tree_a()
+{
+	R=$TMP/r
+	rm -rf "$R" "$@"
+	spec_a | tree "$R"
+	LH_ROOT=$R
+	export LH_ROOT
+}
+
 # case_diffs - an interval's record is what the rows gained: samples, min,
 # max, percentiles, out-of-range counts, the merged histogram of all CPUs,
 # the max record that changed; types neither enabled nor changed are left out
 case_diffs()
 {
-	R=$TMP/r
-	rm -rf "$R" "$TMP/m"
-	spec_a | tree "$R"
-	LH_ROOT=$R
-	export LH_ROOT
+	on_tree_a "$TMP/m"
 	step "$TMP/m"
 	[ -f "$TMP/m/series.jsonl" ] && [ -f "$TMP/m/monitor.state" ] || err "no series or state after the first read"
 	[ ! -e "$TMP/m/monitor.pid" ] || err "monitor.pid left behind"
@@ -215,8 +223,8 @@ event stop reason=after 0 intervals (--count)" "A -> B"
 	step "$TMP/m" --prom "$TMP/m.prom"
 	last_read "$TMP/m/series.jsonl" | grep -q '^wakeup 1 6000000000 2 2 2 2 2 2 2 0 0$' ||
 		err "6e9 samples: $(last_read "$TMP/m/series.jsonl" | grep '^wakeup 1 ')"
-	grep -q '^latency_hist_latency_seconds_bucket{type="wakeup",cpu="1",host="[^"]*",le="0.000002"} 6000000001$' "$TMP/m.prom" ||
-		err "6e9 samples: prom: $(grep 'wakeup",cpu="1".*le="0.000002"' "$TMP/m.prom")"
+	grep -q '^latency_hist_latency_seconds_bucket{type="wakeup",cpu="1",le="0.000005"} 6000000001$' "$TMP/m.prom" ||
+		err "6e9 samples: prom: $(grep 'wakeup",cpu="1".*le="0.000005"' "$TMP/m.prom")"
 	sed -i -e '4s/.*/#Total samples: 6000000003/' -e '10s/.*/     2\t      6000000003/' "$R/wakeup/CPU1"
 	step "$TMP/m"
 	last_read "$TMP/m/series.jsonl" | grep -q '^wakeup 1 2 2 2 2 2 2 2 2 0 0$' ||
@@ -236,11 +244,7 @@ event stop reason=after 0 intervals (--count)" "A -> B"
 # where the last read stopped (gap_s), and the intervals add up
 case_restart_intervals()
 {
-	R=$TMP/r
-	rm -rf "$R" "$TMP/m"
-	spec_a | tree "$R"
-	LH_ROOT=$R
-	export LH_ROOT
+	on_tree_a "$TMP/m"
 	lh monitor --interval 1 --count 2 --out "$TMP/m" --types wakeup
 	expect_rc 0 "monitor --interval 1 --count 2"
 	spec_b | tree "$R"
@@ -302,7 +306,7 @@ wakeup 1 1 >=10240 20000 >=10240 >=10240 >=10240 >=10240 >=10240 0 1 m=20000/123
 wakeup all 1 >=10240 20000 >=10240 >=10240 >=10240 >=10240 >=10240 0 1 h=
 $(idle wakeup/sharedprio)
 event stop reason=after 0 intervals (--count)" "20000 us with a new record"
-	grep -q '^latency_hist_interval_max_latency_seconds{type="wakeup",cpu="1",host="[^"]*"} 0.020000$' "$TMP/m.prom" ||
+	grep -q '^latency_hist_interval_max_latency_seconds{type="wakeup",cpu="1"} 0.020000$' "$TMP/m.prom" ||
 		err "prom: interval max of wakeup CPU 1 is not 0.02: $(grep 'interval_max.*wakeup",cpu="1"' "$TMP/m.prom")"
 	spec_d | tree "$R"
 	step "$TMP/m" --types wakeup --prom "$TMP/m.prom"
@@ -311,9 +315,9 @@ wakeup 1 1 >=10240 >=10240 >=10240 >=10240 >=10240 >=10240 >=10240 0 1
 wakeup all 1 >=10240 >=10240 >=10240 >=10240 >=10240 >=10240 >=10240 0 1 h=
 $(idle wakeup/sharedprio)
 event stop reason=after 0 intervals (--count)" "15000 us below the 20000 us record"
-	grep -q '^latency_hist_interval_max_latency_seconds{type="wakeup",cpu="1",host="[^"]*"} +Inf$' "$TMP/m.prom" ||
+	grep -q '^latency_hist_interval_max_latency_seconds{type="wakeup",cpu="1"} +Inf$' "$TMP/m.prom" ||
 		err "prom: interval max of an unknown >=10240 is not +Inf"
-	grep -q '^latency_hist_interval_max_latency_seconds{type="wakeup",cpu="0",host="[^"]*"} NaN$' "$TMP/m.prom" ||
+	grep -q '^latency_hist_interval_max_latency_seconds{type="wakeup",cpu="0"} NaN$' "$TMP/m.prom" ||
 		err "prom: interval max without samples is not NaN"
 	case_end interval_max_from_rows_or_the_max_record
 }
@@ -398,17 +402,17 @@ case_prometheus()
 	sort "$TMP/out" >"$TMP/prom.sorted"
 	cmp -s "$TMP/mon.sorted" "$TMP/prom.sorted" ||
 		err "the monitor's histograms differ from lh prom: $(diff "$TMP/mon.sorted" "$TMP/prom.sorted" | head -n 6)"
-	for want in 'latency_hist_interval_max_latency_seconds{type="wakeup",cpu="0",host="[^"]*"} 0.000040' \
-		    'latency_hist_interval_max_latency_seconds{type="wakeup",cpu="1",host="[^"]*"} 0.020000' \
-		    'latency_hist_interval_max_latency_seconds{type="missed_timer_offsets",cpu="1",host="[^"]*"} 0.000007' \
-		    'latency_hist_interval_max_latency_seconds{type="irqsoff",cpu="1",host="[^"]*"} NaN' \
-		    "latency_hist_monitor_read_timestamp_seconds{host=\"[^\"]*\"} $(grep '"cpu": "all"' "$TMP/m/series.jsonl" | tail -n 1 | sed 's/.*"time_epoch_s": \([0-9]*\).*/\1/')"; do
+	for want in 'latency_hist_interval_max_latency_seconds{type="wakeup",cpu="0"} 0.000040' \
+		    'latency_hist_interval_max_latency_seconds{type="wakeup",cpu="1"} 0.020000' \
+		    'latency_hist_interval_max_latency_seconds{type="missed_timer_offsets",cpu="1"} 0.000007' \
+		    'latency_hist_interval_max_latency_seconds{type="irqsoff",cpu="1"} NaN' \
+		    "latency_hist_monitor_read_timestamp_seconds $(grep '"cpu": "all"' "$TMP/m/series.jsonl" | tail -n 1 | sed 's/.*"time_epoch_s": \([0-9]*\).*/\1/')"; do
 		grep -q "^$want\$" "$TMP/p/lh.prom" || err "prom lacks: $want"
 	done
 	# only samples below 0: -Inf
 	spec_c | sed 's/^samples missed_timer_offsets 1 /&-9:1 /' | tree "$R"
 	step "$TMP/m" --prom "$TMP/p/lh.prom"
-	grep -q '^latency_hist_interval_max_latency_seconds{type="missed_timer_offsets",cpu="1",host="[^"]*"} -Inf$' "$TMP/p/lh.prom" ||
+	grep -q '^latency_hist_interval_max_latency_seconds{type="missed_timer_offsets",cpu="1"} -Inf$' "$TMP/p/lh.prom" ||
 		err "prom: an interval of samples below 0 only is not -Inf"
 	lh monitor --interval 5 --count 0 --out "$TMP/m" --prom "$TMP/p/lh.txt"
 	expect_rc 2 "--prom without .prom"
@@ -443,7 +447,7 @@ case_rows_same()
 				[ "$layout" = cpux ] || echo rows
 			} | tree "$R"
 			step "$TMP/m-$layout" --prom "$TMP/p-$layout/lh.prom"
-			grep -v '_sum{\|monitor_read_timestamp_seconds{' "$TMP/p-$layout/lh.prom" >"$TMP/p-$layout/$s"
+			grep -v '_sum{\|monitor_read_timestamp_seconds' "$TMP/p-$layout/lh.prom" >"$TMP/p-$layout/$s"
 		done
 		# (what the clock, the process and the directory make differ)
 		sed -e 's/"time[a-z_]*": [^,}]*//g; s/"gap_s": [^,}]*//; s/"interval_s": [^,}]*//; s/"pid": [0-9]*//' \
@@ -454,7 +458,7 @@ case_rows_same()
 		cmp -s "$TMP/$f" "$TMP/$(echo "$f" | sed 's/-cpux/-rows/')" ||
 			err "$f differs: $(diff "$TMP/$f" "$TMP/$(echo "$f" | sed 's/-cpux/-rows/')" | head -n 6)"
 	done
-	grep -q '^latency_hist_latency_seconds_sum{type="wakeup",cpu="1",[^}]*} 0.035002$' "$TMP/p-rows/lh.prom" ||
+	grep -q '^latency_hist_latency_seconds_sum{type="wakeup",cpu="1"[^}]*} 0.035002$' "$TMP/p-rows/lh.prom" ||
 		err "rows: wakeup CPU 1 _sum is not 2 + 15000 + 20000 us: $(grep 'seconds_sum{type="wakeup",cpu="1"' "$TMP/p-rows/lh.prom")"
 	case_end monitor_reads_the_rows_file_as_the_cpux_files
 }
@@ -463,11 +467,7 @@ case_rows_same()
 # documented keys in order; times agree; strings are escaped
 case_json_schema()
 {
-	R=$TMP/r
-	rm -rf "$R" "$TMP/m"
-	spec_a | tree "$R"
-	LH_ROOT=$R
-	export LH_ROOT
+	on_tree_a "$TMP/m"
 	step "$TMP/m"
 	spec_b | tree "$R"
 	step "$TMP/m"
@@ -519,11 +519,7 @@ EOF
 # part interval, a stop event, exit 0, and at once
 case_signals()
 {
-	R=$TMP/r
-	rm -rf "$R" "$TMP/m"
-	spec_a | tree "$R"
-	LH_ROOT=$R
-	export LH_ROOT
+	on_tree_a "$TMP/m"
 	for sig in TERM INT; do
 		if [ "$sig" = INT ]; then
 			# a background job of a script ignores SIGINT, and a shell
@@ -575,11 +571,7 @@ case_signals()
 # the monitor goes on, and the next good read covers the whole time
 case_read_errors()
 {
-	R=$TMP/r
-	rm -rf "$R" "$TMP/m"
-	spec_a | tree "$R"
-	LH_ROOT=$R
-	export LH_ROOT
+	on_tree_a "$TMP/m"
 	PATH=$FPATH $FSH "$LH" monitor --interval 2 --count 3 --out "$TMP/m" --types wakeup >"$TMP/out" 2>"$TMP/err" &
 	pid=$!
 	n=0
@@ -624,11 +616,7 @@ EOF
 # monitor writes: exit 2, a clear error, nothing created or written
 case_bad_input()
 {
-	R=$TMP/r
-	rm -rf "$R" "$TMP/m"
-	spec_a | tree "$R"
-	LH_ROOT=$R
-	export LH_ROOT
+	on_tree_a "$TMP/m"
 	: >"$TMP/afile"
 	for args in "--interval 0 --out $TMP/m|not a whole number" "--interval x --out $TMP/m|not a whole number" \
 		    "--interval -1 --out $TMP/m|not a whole number" "--interval 05 --out $TMP/m|not a whole number" \
@@ -637,7 +625,14 @@ case_bad_input()
 		    "--interval 5 --out $TMP/m --prom $TMP/m.txt|must end in .prom" \
 		    "--interval 5 --out $TMP/m --prom $TMP/nodir/x.prom|does not exist" \
 		    "--interval 5 --out $TMP/m --types nosuch|unknown type" "--interval 5 --out $TMP/m --bogus|unknown argument" \
-		    "--interval 5 --out $TMP/afile|not a directory" "--interval 5 --count 0 --out $TMP/m --types|needs a list"; do
+		    "--interval 5 --out $TMP/afile|not a directory" "--interval 5 --count 0 --out $TMP/m --types|needs a list" \
+		    "--interval 5 --out $TMP/m --rotate weekly|is not daily or a size" \
+		    "--interval 5 --out $TMP/m --rotate 0|is not daily or a size" "--interval 5 --out $TMP/m --rotate 10T|is not daily" \
+		    "--interval 5 --out $TMP/m --rotate daily --keep 0|is not a number of pieces" \
+		    "--interval 5 --out $TMP/m --rotate daily --keep 3w|is not a number of pieces" \
+		    "--interval 5 --out $TMP/m --keep 3|there is no --rotate" \
+		    "--interval 5 --out $TMP/m --buckets 5,1|must ascend" \
+		    "--interval 5 --out $TMP/m --host-label|there is no --prom"; do
 		# shellcheck disable=SC2086 # the arguments are words
 		lh monitor ${args%|*}
 		expect_rc 2 "monitor ${args%|*}"
@@ -753,11 +748,7 @@ $expect"
 	lh report "$TMP/long"
 	[ "$(grep -c '  wakeup  ' "$TMP/out")" -eq 7 ] || err "lh report: not 5 worst intervals and 2 days: $(cat "$TMP/out")"
 	# a series the monitor wrote
-	R=$TMP/r
-	rm -rf "$R" "$TMP/m"
-	spec_a | tree "$R"
-	LH_ROOT=$R
-	export LH_ROOT
+	on_tree_a "$TMP/m"
 	step "$TMP/m"
 	spec_c | tree "$R"
 	step "$TMP/m"
@@ -841,6 +832,177 @@ case_many_cpus()
 	[ "$got" = "$want" ] || err "40 CPUs: $got"
 	grep -q "^C wakeup 10 2 0 0 100 2\$" "$TMP/m/monitor.state" || err "CPU10's rows are not kept in the state"
 	case_end many_cpus_in_numeric_order
+}
+
+# report_body - the lh report output in $TMP/out without its first line
+# (which names the series)
+report_body()
+{
+	sed 1d "$TMP/out"
+}
+
+# case_series_layouts - the series reader takes any JSON layout of the
+# records: compact (jq -c), spread over lines (jq .), other blanks
+case_series_layouts()
+{
+	make_long_series "$TMP/long"
+	lh report "$TMP/long"
+	expect_rc 0 "lh report"
+	report_body >"$TMP/report.want"
+	lh plot --over-time "$TMP/long" --data
+	cp "$TMP/out" "$TMP/plot.want"
+	for layout in compact lines blanks; do
+		rm -rf "$TMP/lay"
+		mkdir -p "$TMP/lay"
+		case $layout in
+		compact) sed -e 's/": /":/g' -e 's/, "/,"/g' -e 's/, {/,{/g' ;;
+		lines) sed -e 's/^{/{\n  /' -e 's/, "/,\n  "/g' -e 's/}$/\n}/' ;;
+		blanks) sed -e 's/": /" :\t /g' -e 's/, "/ ,  "/g' -e 's/$/ \r/' ;;
+		esac <"$TMP/long/series.jsonl" >"$TMP/lay/series.jsonl"
+		lh report "$TMP/lay"
+		expect_rc 0 "lh report of the $layout layout"
+		report_body | cmp -s - "$TMP/report.want" ||
+			err "lh report of the $layout layout: $(report_body | diff "$TMP/report.want" - | head -n 5)"
+		lh plot --over-time "$TMP/lay" --data
+		expect_rc 0 "plot --over-time of the $layout layout"
+		cmp -s "$TMP/out" "$TMP/plot.want" || err "plot --over-time of the $layout layout differs"
+	done
+	case_end series_reader_takes_any_json_layout
+}
+
+# case_torn_line - a record cut short (a full disk) is skipped with a
+# warning, and the monitor starts its next record on a new line
+case_torn_line()
+{
+	on_tree_a "$TMP/m"
+	step "$TMP/m"
+	torn_at=$(($(wc -l <"$TMP/m/series.jsonl") + 1))
+	printf '{"time": "2026-11-27T10:00:00Z", "time_epoch_s": 1795773600, "interval_s": 5, "type": "wakeup", "cpu": "0", "sam' \
+		>>"$TMP/m/series.jsonl"
+	spec_b | tree "$R"
+	step "$TMP/m"
+	expect_err "ends in a record cut short" "monitor after a torn line"
+	[ "$(grep -c '^{"time": "[^"]*", "time_epoch_s": [0-9]*, "event": "start"' "$TMP/m/series.jsonl")" = 2 ] ||
+		err "the start event after a torn line is not at the start of a line"
+	lh report "$TMP/m"
+	expect_rc 0 "lh report of a series with a torn line"
+	expect_err "line $torn_at: a record cut short" "lh report of a series with a torn line"
+	grep -q '^events: 2 starts (1 continuing a series)' "$TMP/out" ||
+		err "lh report of a series with a torn line: $(grep '^events' "$TMP/out")"
+	# cut short at the end, as a reader finds it before the monitor's next read
+	make_long_series "$TMP/long"
+	torn_at=$(($(wc -l <"$TMP/long/series.jsonl") + 1))
+	printf '{"time": "2026-11-23T01:10:00Z", "time_epoch_s": 1795396200, "interval_s": 300, "type": "wak' \
+		>>"$TMP/long/series.jsonl"
+	lh report "$TMP/long"
+	expect_rc 0 "lh report of a series cut short at its end"
+	expect_err "line $torn_at: a record cut short" "lh report of a series cut short at its end"
+	grep -q 'wakeup 4 intervals' "$TMP/out" || err "lh report of a series cut short: $(sed -n 3p "$TMP/out")"
+	lh plot --over-time "$TMP/long" --data
+	expect_rc 0 "plot --over-time of a series cut short at its end"
+	expect_err "a record cut short" "plot --over-time of a series cut short at its end"
+	case_end torn_record_is_skipped_and_the_next_starts_a_line
+}
+
+# pieces DIR [END] - the number of closed pieces series-* in DIR (ending in END)
+pieces()
+{
+	P_N=0
+	for P_F in "$1"/series-*"${2:-}"; do
+		[ ! -e "$P_F" ] || P_N=$((P_N + 1))
+	done
+	echo "$P_N"
+}
+
+# case_rotation - --rotate closes the series into gzipped pieces, daily or
+# by size; --keep drops the oldest; lh report and plot read every piece
+case_rotation()
+{
+	on_tree_a "$TMP/rot"
+	# a series begun on 2026-11-22: today's read closes it
+	make_long_series "$TMP/rot"
+	lh report "$TMP/rot"
+	report_body | grep -e '^  2026-11-22 ' -e '^  2026-11-23 ' >"$TMP/days.want"
+	step "$TMP/rot" --rotate daily
+	set -- "$TMP"/rot/series-*.jsonl.gz
+	[ $# = 1 ] && [ -f "$1" ] || err "--rotate daily: pieces $(ls "$TMP/rot" | tr '\n' ' ')"
+	make_long_series "$TMP/long"
+	gzip -dc "$1" | cmp -s - "$TMP/long/series.jsonl" || err "--rotate daily: the piece is not the series it closed"
+	[ "$(head -n 1 "$TMP/rot/series.jsonl" | grep -c '"event": "start"')" = 1 ] || err "--rotate daily: the live piece does not begin with the start event"
+	step "$TMP/rot" --rotate daily
+	[ "$(pieces "$TMP/rot")" = 1 ] || err "--rotate daily closed a piece begun today"
+	lh report "$TMP/rot"
+	expect_rc 0 "lh report of a rotated series"
+	grep -q "^lh report: $TMP/rot/series.jsonl and 1 closed pieces\$" "$TMP/out" || err "lh report names $(head -n 1 "$TMP/out")"
+	grep -q '^events: 4 starts' "$TMP/out" || err "lh report of a rotated series: $(grep '^events' "$TMP/out")"
+	report_body | grep -e '^  2026-11-22 ' -e '^  2026-11-23 ' | cmp -s - "$TMP/days.want" ||
+		err "lh report of a rotated series: the days of the closed piece: $(report_body | sed -n '/^Per day/,$p')"
+	lh plot --over-time "$TMP/rot" --data
+	expect_rc 0 "plot --over-time of a rotated series"
+	grep -q '^1795395600 20000$' "$TMP/out" || err "plot --over-time lacks the closed piece's maximum"
+	# by size, keeping 2 pieces: every read closes the last one
+	rm -rf "$TMP/rot"
+	for _ in 1 2 3 4; do
+		step "$TMP/rot" --rotate 100 --keep 2
+		sleep 1
+	done
+	[ "$(pieces "$TMP/rot" .jsonl.gz)" = 2 ] || err "--rotate 100 --keep 2: $(ls "$TMP/rot" | tr '\n' ' ')"
+	lh report "$TMP/rot"
+	expect_rc 0 "lh report of pieces by size"
+	grep -q '^events: 3 starts' "$TMP/out" || err "lh report of 2 pieces and the live one: $(grep '^events' "$TMP/out")"
+	# by age: pieces closed 7 days ago or more go
+	for p in 20201001T000000Z 20201002T000000Z; do
+		echo '{"time": "2020-10-01T00:00:00Z", "time_epoch_s": 1601510400, "event": "stop"}' | gzip >"$TMP/rot/series-$p.jsonl.gz"
+	done
+	touch -d '10 days ago' "$TMP/rot/series-20201001T000000Z.jsonl.gz"
+	touch -d '2 days ago' "$TMP/rot/series-20201002T000000Z.jsonl.gz"
+	step "$TMP/rot" --rotate 100 --keep 7d
+	[ ! -e "$TMP/rot/series-20201001T000000Z.jsonl.gz" ] || err "--keep 7d kept a piece of 10 days ago"
+	[ -e "$TMP/rot/series-20201002T000000Z.jsonl.gz" ] || err "--keep 7d removed a piece of 2 days ago"
+	[ "$(pieces "$TMP/rot")" = 4 ] || err "--keep 7d: $(ls "$TMP/rot" | tr '\n' ' ')"
+	# a piece that does not decompress fails the reader
+	echo garbage >"$TMP/rot/series-20201003T000000Z.jsonl.gz"
+	lh report "$TMP/rot"
+	expect_rc 2 "lh report with a broken piece"
+	expect_err "series-20201003T000000Z.jsonl.gz: gzip -dc failed" "lh report with a broken piece"
+	# logrotate's pieces (contrib/systemd/lh-monitor.logrotate), the highest number the oldest
+	make_long_series "$TMP/long"
+	lh report "$TMP/long"
+	report_body >"$TMP/report.want"
+	rm -rf "$TMP/lr"
+	make_long_series "$TMP/lr"
+	head -n 7 "$TMP/lr/series.jsonl" | gzip >"$TMP/lr/series.jsonl.2.gz"
+	sed -n 8,9p "$TMP/lr/series.jsonl" >"$TMP/lr/series.jsonl.1"
+	sed -i 1,9d "$TMP/lr/series.jsonl"
+	lh report "$TMP/lr"
+	expect_rc 0 "lh report of logrotate's pieces"
+	report_body | cmp -s - "$TMP/report.want" ||
+		err "lh report of logrotate's pieces: $(report_body | diff "$TMP/report.want" - | head -n 5)"
+	case_end rotation_daily_or_by_size_with_retention
+}
+
+# case_state_on_change - monitor.state is rewritten only when what it holds
+# changed, not at every read of an idle rig
+case_state_on_change()
+{
+	on_tree_a "$TMP/m"
+	step "$TMP/m"
+	ino=$(ls -i "$TMP/m/monitor.state")
+	cp "$TMP/m/monitor.state" "$TMP/state.before"
+	lines=$(wc -l <"$TMP/m/series.jsonl")
+	sleep 1
+	step "$TMP/m"
+	[ "$(ls -i "$TMP/m/monitor.state")" = "$ino" ] || err "monitor.state was rewritten though nothing changed"
+	cmp -s "$TMP/m/monitor.state" "$TMP/state.before" || err "monitor.state changed though nothing did"
+	[ "$(wc -l <"$TMP/m/series.jsonl")" -gt "$lines" ] || err "the read of an idle rig wrote no records"
+	spec_b | tree "$R"
+	step "$TMP/m"
+	! cmp -s "$TMP/m/monitor.state" "$TMP/state.before" || err "monitor.state not written after the tree changed"
+	cp "$TMP/m/monitor.state" "$TMP/state.before"
+	spec_b | sed 's/^enable wakeup 1/enable wakeup 0/' | tree "$R"
+	step "$TMP/m"
+	! cmp -s "$TMP/m/monitor.state" "$TMP/state.before" || err "monitor.state not written after an enable changed"
+	case_end state_is_written_only_when_it_changed
 }
 
 # ---------------------------------------------------------------- flavours
