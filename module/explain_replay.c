@@ -27,7 +27,6 @@
 #include <linux/sched.h>
 #include <linux/sort.h>
 #include <linux/string.h>
-#include <linux/uaccess.h>
 
 #include <latency_hist/clock.h>
 #include <latency_hist/explain_priv.h>
@@ -91,7 +90,7 @@ static struct lh_x_irq_acc *lh_x_irq_acc_of(struct lh_x_scratch *s, u8 kind,
 	a = &s->irqs[s->nr_irqs++];
 	a->kind = kind;
 	a->id = id;
-	a->name = name;
+	memcpy(a->name, name, LH_X_NAME);
 	a->count = 0;
 	a->ns = 0;
 	return a;
@@ -257,8 +256,13 @@ static void lh_x_push(struct lh_x_scratch *s, const struct lh_x_ev *ev)
 	f = &s->stack[s->depth++];
 	f->kind = ev->kind;
 	f->id = ev->id;
-	f->name = ev->kind == LH_XE_TIMER_ENTRY ? NULL : ev->name;
-	f->fn = ev->kind == LH_XE_TIMER_ENTRY ? ev->fn : NULL;
+	if (ev->kind == LH_XE_TIMER_ENTRY) {
+		f->name[0] = '\0';
+		f->fn = ev->fn;
+	} else {
+		memcpy(f->name, ev->name, LH_X_NAME);
+		f->fn = NULL;
+	}
 	f->acc = NULL;
 	f->count = NULL;
 }
@@ -332,20 +336,6 @@ static int lh_x_cmp_task(const void *a, const void *b)
 	const struct lh_x_task_acc *ta = a, *tb = b;
 
 	return ta->ns < tb->ns ? 1 : ta->ns > tb->ns ? -1 : 0;
-}
-
-/* lh_x_copy_name - copy a name the kernel may have freed since, safely */
-static void lh_x_copy_name(char *dst, const char *src)
-{
-	int i;
-
-	for (i = 0; src && i < LH_X_NAME - 1; i++) {
-		if (copy_from_kernel_nofault(&dst[i], &src[i], 1) || !dst[i])
-			break;
-	}
-	dst[i] = '\0';
-	if (!i)
-		strscpy(dst, "-", LH_X_NAME);
 }
 
 /* lh_x_detail - append a detail line to a record being built */
@@ -431,10 +421,8 @@ static void lh_x_build(struct lh_x_scratch *s, struct lh_x_rec *rec)
 		rec->cat_count[LH_XC_HARDIRQ] += a->count;
 		d = lh_x_detail(rec, i == LH_X_IRQS ? LH_XD_IRQ : a->kind,
 				i == LH_X_IRQS ? -1 : a->id, a->count, a->ns);
-		if (d && i < LH_X_IRQS && a->kind == LH_XD_VECTOR)
-			strscpy(d->name, a->name, LH_X_NAME);
-		else if (d && i < LH_X_IRQS)
-			lh_x_copy_name(d->name, a->name);
+		if (d && i < LH_X_IRQS)
+			strscpy(d->name, a->name[0] ? a->name : "-", LH_X_NAME);
 		else if (d)
 			strscpy(d->name, "(others)", LH_X_NAME);
 		lh_x_build_timers(s, rec, 0, i);
