@@ -8,7 +8,8 @@
  * each instant of the window given to one context, nesting and NMIs taken
  * out of what they interrupted, what the ring does not reach "uncovered",
  * half-written slots skipped, every detail line kept, IRQ names copied
- * when their handler ran, events read on another clock skipped.
+ * when their handler ran, events read on another clock, or on the count of
+ * two resumes ago, skipped.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -381,6 +382,37 @@ static void test_irq_name_freed(void)
 }
 
 /*
+ * Two resumes from S3 since the ring's oldest events: the generation bit
+ * (clock.h) is the same as the window's, but the TSC restarted near 0 at
+ * each resume. A switch to task a at 7000 and an IRQ 30 at 2000000 are of
+ * that earlier count; the window [1000, 9000] of task b on the count
+ * since the last resume starts at 4000. The events after the window's end
+ * are skipped, the count's step back starts the replay again.
+ */
+static void test_two_resumes_ago(void)
+{
+	struct lh_x_ring *r = ring_new();
+	const struct lh_x_rec *rec = &r->scratch.rec;
+	const u64 m = LH_CLOCK_CYCLES_BIT;
+
+	switch_put(r, &idle, &task_a, m | 7000);
+	irq_put(r, LH_XE_IRQ_ENTRY, 30, m | 2000000, "eth0");
+	irq_put(r, LH_XE_IRQ_EXIT, 30, m | 2000100, NULL);
+	switch_put(r, &task_a, &task_b, m | 4000);
+	irq_put(r, LH_XE_IRQ_ENTRY, 31, m | 5000, "ahci");
+	irq_put(r, LH_XE_IRQ_EXIT, 31, m | 5500, NULL);
+
+	lh_x_replay(r, m | 1000, m | 9000, &task_b);
+
+	check(adds_up(rec) && is(find(rec, LH_XD_UNCOVERED, 0), 0, 3000) &&
+	      is(find(rec, LH_XD_THREAD, 200), 1, 4500) &&
+	      is(find(rec, LH_XD_IRQ, 31), 1, 500) &&
+	      !find(rec, LH_XD_IRQ, 30),
+	      "explain replay: events of two resumes ago, newer or older than the window, are skipped");
+	free(r);
+}
+
+/*
  * An NMI that appends while the replay reads the ring: nmi_ring, and after
  * the replay's READ_ONCE() of nmi_after, nmi_count NMIs append an event at
  * nmi_ns. The slots they take are the oldest, the first the replay reads.
@@ -517,6 +549,7 @@ void test_explain_run(void)
 	test_detail_overflow();
 	test_clock_fall_back();
 	test_irq_name_freed();
+	test_two_resumes_ago();
 	test_nmi_overwrites_slot();
 	test_nmi_overwrites_task();
 	test_timer_names();
