@@ -35,6 +35,11 @@
  * across a fall back. (cyc2ns also rescales on frequency changes of a TSC
  * without constant_tsc, but such a TSC is marked unstable then.)
  *
+ * A resume from S3 or hibernation starts a generation too (a syscore
+ * resume callback, lh_clock_resume()): the count may have restarted, or run
+ * through the sleep, and local_clock()'s offset, which the kernel rewrites
+ * at resume, hides either from its readers but not from a raw stamp.
+ *
  * On arm and arm64 the counter is the architected timer's, read through
  * arch_timer_read_counter() (clock.h), and the kernel vouches for it while
  * it is the clocksource of timekeeping ("arch_sys_counter", which reads it
@@ -216,14 +221,23 @@ static const char *lh_clock_vouch(u32 *freq, u32 *per, const char **why_not)
 #endif
 
 #ifdef LH_HAVE_CYCLE_CLOCK
+/* lh_clock_fall_back - read the kernel's clocks from now on, for good: @why */
+static void lh_clock_fall_back(const char *why)
+{
+	WRITE_ONCE(lh_clock_why, why);
+	/* Pairs with nothing: each reading carries its clock's mark. */
+	WRITE_ONCE(lh_clock.cycles, false);
+}
+
 /*
  * lh_clock_rescale - the kernel changed the counter's rate to @freq: scale
  * the stamps of a new generation at it. A window open across the change
  * has ends of two generations and is dropped (lh_clock_window_us()), and
  * explain's replay skips the events of the old one; a window read wholly
  * in the old one is still scaled at its own rate until the next change
- * rewrites that generation's mult. Under the timekeeper's lock (the one
- * writer). Return: NULL, or why to fall back instead.
+ * rewrites that generation's mult. Under the timekeeper's lock, or in
+ * lh_clock_resume(): never both at once. Return: NULL, or why to fall back
+ * instead.
  */
 static const char *lh_clock_rescale(u32 freq)
 {
@@ -260,11 +274,8 @@ static int lh_clock_watch(struct notifier_block *nb, unsigned long was_set,
 	verdict = lh_clock_verdict(priv);
 	if (!verdict && unlikely(lh_clock_rate() != lh_clock_freq))
 		verdict = lh_clock_rescale(lh_clock_rate());
-	if (verdict) {
-		WRITE_ONCE(lh_clock_why, verdict);
-		/* Pairs with nothing: each reading carries its clock's mark. */
-		WRITE_ONCE(lh_clock.cycles, false);
-	}
+	if (verdict)
+		lh_clock_fall_back(verdict);
 	return NOTIFY_DONE;
 }
 
@@ -272,7 +283,35 @@ static struct notifier_block lh_clock_nb = {
 	.notifier_call = lh_clock_watch,
 };
 
-static bool lh_clock_watched;	/* lh_clock_nb is registered */
+/*
+ * lh_clock_resume - syscore resume from S3 or hibernation: start a new
+ * generation, at the counter's rate now. A TSC restarts near 0 in S3 (the
+ * kernel adds an offset to local_clock() for it; stamps have none); one
+ * that runs through it counts the whole sleep. Either way a window open
+ * across the sleep is not latency: its ends now carry two generations and
+ * it is dropped, as across a rescale, and explain's replay skips the
+ * events before it. Runs on the boot CPU with interrupts off and the other
+ * CPUs offline, so never at once with lh_clock_watch() (the other writer;
+ * timekeeping's own resume is a syscore callback too), and it publishes
+ * the generation as a rescale does. A window that opened before the sleep
+ * and closed on the new count before this runs would keep the old mark:
+ * only the boot CPU runs then, with interrupts off, and the sections it
+ * could close are not filed during a suspend (preemptirq.c).
+ */
+static void lh_clock_resume(void)
+{
+	const char *why;
+
+	if (!READ_ONCE(lh_clock.cycles))
+		return;
+	why = lh_clock_rescale(lh_clock_rate());
+	if (why)
+		lh_clock_fall_back(why);
+}
+
+LH_DEFINE_SYSCORE_RESUME(lh_clock_syscore, lh_clock_resume);
+
+static bool lh_clock_watched;	/* lh_clock_nb and lh_clock_syscore are registered */
 #endif
 
 /**
@@ -336,6 +375,7 @@ int lh_clock_init(void)
 		lh_clock_why = "no_timekeeping_notifier";
 		return 0;
 	}
+	lh_register_syscore(&lh_clock_syscore);
 	lh_clock_watched = true;
 	pr_debug("clock: %s at %u per 1/%u s, mult %u shift %u\n",
 		 LH_CYCLE_CLOCK_NAME, freq, per, lh_clock.mult[0],
@@ -345,16 +385,19 @@ int lh_clock_init(void)
 }
 
 /**
- * lh_clock_exit() - stop watching timekeeping
+ * lh_clock_exit() - stop watching timekeeping and resumes
  *
  * Context: module exit. When it returns the watch is not running: the
- * chain is called and changed under the same lock.
+ * chain is called and changed under the same lock; no resume runs while
+ * a module unloads (tasks are frozen during a suspend).
  */
 void lh_clock_exit(void)
 {
 #ifdef LH_HAVE_CYCLE_CLOCK
-	if (lh_clock_watched)
-		pvclock_gtod_unregister_notifier(&lh_clock_nb);
+	if (!lh_clock_watched)
+		return;
+	lh_unregister_syscore(&lh_clock_syscore);
+	pvclock_gtod_unregister_notifier(&lh_clock_nb);
 #endif
 }
 

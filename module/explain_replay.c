@@ -27,7 +27,6 @@
 #include <linux/sched.h>
 #include <linux/sort.h>
 #include <linux/string.h>
-#include <linux/uaccess.h>
 
 #include <latency_hist/clock.h>
 #include <latency_hist/explain_priv.h>
@@ -91,7 +90,7 @@ static struct lh_x_irq_acc *lh_x_irq_acc_of(struct lh_x_scratch *s, u8 kind,
 	a = &s->irqs[s->nr_irqs++];
 	a->kind = kind;
 	a->id = id;
-	a->name = name;
+	memcpy(a->name, name, LH_X_NAME);
 	a->count = 0;
 	a->ns = 0;
 	return a;
@@ -257,8 +256,13 @@ static void lh_x_push(struct lh_x_scratch *s, const struct lh_x_ev *ev)
 	f = &s->stack[s->depth++];
 	f->kind = ev->kind;
 	f->id = ev->id;
-	f->name = ev->kind == LH_XE_TIMER_ENTRY ? NULL : ev->name;
-	f->fn = ev->kind == LH_XE_TIMER_ENTRY ? ev->fn : NULL;
+	if (ev->kind == LH_XE_TIMER_ENTRY) {
+		f->name[0] = '\0';
+		f->fn = ev->fn;
+	} else {
+		memcpy(f->name, ev->name, LH_X_NAME);
+		f->fn = NULL;
+	}
 	f->acc = NULL;
 	f->count = NULL;
 }
@@ -332,20 +336,6 @@ static int lh_x_cmp_task(const void *a, const void *b)
 	const struct lh_x_task_acc *ta = a, *tb = b;
 
 	return ta->ns < tb->ns ? 1 : ta->ns > tb->ns ? -1 : 0;
-}
-
-/* lh_x_copy_name - copy a name the kernel may have freed since, safely */
-static void lh_x_copy_name(char *dst, const char *src)
-{
-	int i;
-
-	for (i = 0; src && i < LH_X_NAME - 1; i++) {
-		if (copy_from_kernel_nofault(&dst[i], &src[i], 1) || !dst[i])
-			break;
-	}
-	dst[i] = '\0';
-	if (!i)
-		strscpy(dst, "-", LH_X_NAME);
 }
 
 /* lh_x_detail - append a detail line to a record being built */
@@ -431,10 +421,8 @@ static void lh_x_build(struct lh_x_scratch *s, struct lh_x_rec *rec)
 		rec->cat_count[LH_XC_HARDIRQ] += a->count;
 		d = lh_x_detail(rec, i == LH_X_IRQS ? LH_XD_IRQ : a->kind,
 				i == LH_X_IRQS ? -1 : a->id, a->count, a->ns);
-		if (d && i < LH_X_IRQS && a->kind == LH_XD_VECTOR)
-			strscpy(d->name, a->name, LH_X_NAME);
-		else if (d && i < LH_X_IRQS)
-			lh_x_copy_name(d->name, a->name);
+		if (d && i < LH_X_IRQS)
+			strscpy(d->name, a->name[0] ? a->name : "-", LH_X_NAME);
 		else if (d)
 			strscpy(d->name, "(others)", LH_X_NAME);
 		lh_x_build_timers(s, rec, 0, i);
@@ -519,6 +507,18 @@ static bool lh_x_read_slot(const struct lh_x_ring *r, unsigned long n,
 }
 
 /*
+ * lh_x_replay_begin - @rp and @s as before the first event of a replay of
+ * [start_ns, end_ns]
+ */
+static void lh_x_replay_begin(struct lh_x_replay *rp, struct lh_x_scratch *s,
+			      u64 start_ns, u64 end_ns)
+{
+	memset(s, 0, sizeof(*s));
+	*rp = (struct lh_x_replay){ .s = s, .start_ns = start_ns,
+				    .end_ns = end_ns };
+}
+
+/*
  * lh_x_replay - break [start_ns, end_ns] down from this CPU's ring into
  * @r->scratch.rec; @running is the task on the CPU at @end_ns
  *
@@ -530,7 +530,14 @@ static bool lh_x_read_slot(const struct lh_x_ring *r, unsigned long n,
  * the ring does not reach back to (the window began before the oldest
  * event the ring still holds, or before explain was turned on) is
  * "uncovered". Events read on another clock than the window, before a
- * fall back of clock.h, are skipped.
+ * fall back of clock.h, or in another generation of the cycle counter
+ * (before a rescale or a resume from S3 or hibernation), are skipped, and
+ * so are events stamped after the window's end. One bit tells generations
+ * apart, so the events of two resumes ago look like the window's: the
+ * replay starts again at an event stamped before the first one it took.
+ * Within a generation the ring steps back in time only where an NMI
+ * appended between another event's clock read and its append; starting
+ * again there loses that NMI, at the oldest end of the ring.
  *
  * On PREEMPT_RT, device interrupt handlers are threads (their time is the
  * thread's) and softirqs run in task context: a softirq preempted by a
@@ -544,23 +551,27 @@ void notrace lh_x_replay(struct lh_x_ring *r, u64 start_ns, u64 end_ns,
 			 struct task_struct *running)
 {
 	struct lh_x_scratch *s = &r->scratch;
-	struct lh_x_replay rp = { .s = s, .start_ns = start_ns,
-				  .end_ns = end_ns };
+	struct lh_x_replay rp;
 	unsigned long head = local_read(&r->head), n;
 	u64 t_prev = end_ns, given, covered_from = end_ns;
 	bool first = true;
 	struct lh_x_ev ev;
 	u64 *acc;
 
-	memset(s, 0, sizeof(*s));
+	lh_x_replay_begin(&rp, s, start_ns, end_ns);
 	n = head > LH_X_RING ? head - LH_X_RING : 0;
 	for (; n < head; n++) {
 		if (!lh_x_read_slot(r, n, &ev))
 			continue;	/* half written, or overwritten */
 		if (lh_clock_differs(ev.ns, end_ns))
-			continue;	/* read before a fall back of the clock */
+			continue;	/* another clock, or generation */
 		if (ev.ns > end_ns)
-			break;
+			continue;	/* after the window, or two resumes ago */
+		if (!first && ev.ns < covered_from) {
+			/* back before the first event taken: two resumes ago */
+			lh_x_replay_begin(&rp, s, start_ns, end_ns);
+			first = true;
+		}
 		if (first) {
 			first = false;
 			covered_from = ev.ns;

@@ -96,7 +96,7 @@ static __always_inline void lh_x_event(u8 kind, s32 id, const void *name,
 		else if (kind == LH_XE_TIMER_ENTRY)
 			ev->fn = name;
 		else
-			ev->name = name;
+			lh_x_copy_name(ev->name, name);
 		lh_x_seal(ev, seq);
 	}
 	preempt_enable_notrace();

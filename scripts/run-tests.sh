@@ -481,6 +481,7 @@ test_kernel() {
 	if [ "$(job_setting "$k" icount 0)" = 1 ] && [ "$no_icount" = 0 ]; then
 		args+=(--icount --env LH_VM_ICOUNT=1)
 	fi
+	[ "$(job_setting "$k" s3 0)" = 1 ] && args+=(--s3)
 	for setting in ${LH_GUEST_ENV:-}; do
 		args+=(--env "$setting")
 	done

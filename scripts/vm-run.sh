@@ -60,6 +60,7 @@
 #   --name NAME    base name of the log files (default: the kernel release)
 #   --ignore-dmesg ERE   dmesg lines matching ERE are not checked (repeatable)
 #   --qemu-arg ARG extra qemu argument (repeatable), e.g. --qemu-arg -cpu --qemu-arg max,la57=off
+#   --s3           let an amd64 guest suspend to RAM (ACPI S3, woken by its RTC alarm: rtcwake)
 #   --quiet        do not stream the command output to stdout (it is still saved)
 # Files written: NAME.log (serial console, incl. the dmesg dump), NAME.out (command output),
 #   NAME.dmesg (guest dmesg), NAME.result (key=value summary: status, dmesg, boot_s, elapsed_s, ...).
@@ -267,13 +268,14 @@ check_dmesg() {
 
 # main - parse options, boot the kernel, run the command, evaluate the results
 main() {
-	local append="" icount=0 smp=2 mem=2048 timeout=${LH_VM_TIMEOUT:-600} cwd=$PWD
+	local append="" icount=0 s3=0 smp=2 mem=2048 timeout=${LH_VM_TIMEOUT:-600} cwd=$PWD
 	local logdir=${LH_LOGS:-$LH_TOP/build/logs} name="" quiet=0 kernel cmd
 	local -a envs=() ignores=() qextra=() shares=()
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--append) append="$append $2"; shift 2 ;;
 		--icount) icount=1; shift ;;
+		--s3) s3=1; shift ;;
 		--smp) smp=$2; shift 2 ;;
 		--mem) mem=$2; shift 2 ;;
 		--timeout) timeout=$2; shift 2 ;;
@@ -380,6 +382,14 @@ main() {
 	*) die "scripts/matrix.conf: arch $LH_KARCH: unknown out=$guest_out (ttyS1 or hvc0)" ;;
 	esac
 	[ "$icount" = 1 ] && qemu+=(-icount "shift=0,sleep=off")
+	# qemu's PIIX4 power management offers no S3 unless told to; with it the guest's
+	# /sys/power/mem_sleep offers deep. (Suspend-to-idle is always there, but nothing wakes it
+	# under qemu: the RTC alarm raises its ACPI wake event only from S3, and its interrupt is the
+	# HPET's in legacy replacement mode, which is not armed for wake.)
+	if [ "$s3" = 1 ]; then
+		[ "$LH_KARCH" = amd64 ] || die "--s3: only amd64 guests (qemu's PIIX4) suspend to RAM here"
+		qemu+=(-global PIIX4_PM.disable_s3=0)
+	fi
 	qemu+=("${qextra[@]}")
 
 	log "booting $LH_KREL (smp=$smp mem=${mem}M timeout=${timeout}s); console log: $conlog"

@@ -298,7 +298,7 @@ lh_setup()
 #   cyclictest rtla trace-cmd rtcwake   programs installed on the system
 #   type:NAME          status says histogram NAME is available
 LH_REQ_WORDS="none cpu1 cpu1-hotplug disposable-boot icount not-rt not-lockdep
-lockdown preemptirq failslab kmemleak s2idle rtc-wakealarm ns_last_pid tracefs
+lockdown preemptirq failslab kmemleak s2idle s3 rtc-wakealarm ns_last_pid tracefs
 synthetic-events timerlat lh_load_test lh_probe_test module-file packaged-lh
 lh-tool rt_sleeper rt_hog timer_fd lh_readcheck lh_write lh_fuzz cyclictest
 rtla trace-cmd rtcwake type:NAME"
@@ -395,6 +395,10 @@ lh_req_met()
 	s2idle)
 		grep -qw s2idle /sys/power/mem_sleep 2>/dev/null ||
 			LH_REQ_WHY="this kernel cannot suspend to idle (no s2idle in /sys/power/mem_sleep)"
+		;;
+	s3)
+		grep -qw deep /sys/power/mem_sleep 2>/dev/null ||
+			LH_REQ_WHY="this machine cannot suspend to RAM (no deep in /sys/power/mem_sleep; under qemu: -global PIIX4_PM.disable_s3=0)"
 		;;
 	rtc-wakealarm)
 		[ -e /sys/class/rtc/rtc0/wakealarm ] ||

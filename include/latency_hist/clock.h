@@ -28,8 +28,15 @@
  * themselves. A cycle-counter reading carries LH_CLOCK_CYCLES_BIT, so a
  * window whose two ends were read on different clocks (the fall back came
  * while it was open) is told apart and dropped (lh_clock_window_us()),
- * never filed. So is one open across a rescale: its ends carry different
- * generations (LH_CLOCK_SCALE_BIT). Only differences of two stamps mean
+ * never filed. So is one open across a rescale or a resume from S3 or
+ * hibernation, where the count may restart (local_clock() hides that behind
+ * an offset the kernel rewrites at resume; a raw stamp has none): its ends
+ * carry different generations (LH_CLOCK_SCALE_BIT). One bit tells two
+ * generations apart; a window open across two of them in a row is not
+ * told apart: between two suspends every task runs into the freezer,
+ * which closes its windows, and explain's replay restarts where the time
+ * of one generation steps back (explain_replay.c).
+ * Only differences of two stamps mean
  * anything; lh_clock_mono_ns() gives CLOCK_MONOTONIC for a record's
  * timestamp.
  */
@@ -60,12 +67,12 @@
 
 /*
  * struct lh_clock - the clock the probes read; written at load, by a fall
- * back and by a rescale (module/clock.c), read by every probe
+ * back, a rescale and a resume (module/clock.c), read by every probe
  * @cycles: read the cycle counter (else the kernel's clocks)
  * @shift:  cycles to ns: ns = cycles * @mult[g] >> @shift; set at load
  * @mark:   the top bits of a cycle stamp: LH_CLOCK_CYCLES_BIT, with
- *          LH_CLOCK_SCALE_BIT in odd generations (a rescale starts the
- *          next). Its low half is 0: a 32-bit kernel's torn read is
+ *          LH_CLOCK_SCALE_BIT in odd generations (a rescale or a resume
+ *          starts the next). Its low half is 0: a 32-bit kernel's torn read is
  *          harmless.
  * @mult:   per generation g: @mult[g] is written before the @mark of g is
  *          published, and read through a stamp's own mark, so a stamp is

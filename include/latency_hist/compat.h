@@ -281,4 +281,39 @@ static inline bool lh_clocksource_is_tsc(void)
 }
 #endif
 
+/*
+ * A syscore resume callback (the boot CPU, interrupts off, the others
+ * offline). 6.19 (and Debian's 6.12.117) register a struct syscore holding
+ * const ops whose callbacks take a data pointer; older kernels register the
+ * struct syscore_ops itself, callbacks without one.
+ * LH_DEFINE_SYSCORE_RESUME(name, fn) defines @name, whose resume calls
+ * void fn(void); lh_register_syscore(&name) and lh_unregister_syscore(&name).
+ */
+#include <linux/syscore_ops.h>
+
+#ifdef LH_HAVE_REGISTER_SYSCORE
+#define LH_DEFINE_SYSCORE_RESUME(name, fn)				\
+static void name##_resume(void *data)					\
+{									\
+	fn();								\
+}									\
+static const struct syscore_ops name##_ops = {				\
+	.resume = name##_resume,					\
+};									\
+static struct syscore name = {						\
+	.ops = &name##_ops,						\
+}
+
+#define lh_register_syscore(s)		register_syscore(s)
+#define lh_unregister_syscore(s)	unregister_syscore(s)
+#else
+#define LH_DEFINE_SYSCORE_RESUME(name, fn)				\
+static struct syscore_ops name = {					\
+	.resume = fn,							\
+}
+
+#define lh_register_syscore(s)		register_syscore_ops(s)
+#define lh_unregister_syscore(s)	unregister_syscore_ops(s)
+#endif
+
 #endif /* LH_COMPAT_H */

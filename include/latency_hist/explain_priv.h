@@ -51,8 +51,8 @@ enum lh_x_ev_kind {
  * @id:   IRQ number, vector, softirq vector, pid, or an hrtimer's address
  *        (its low 32 bits: enough to pair an entry with its exit)
  * @prio: a switched task's kernel prio
- * @name: a device IRQ's handler name (read, safely, only at a replay) or a
- *        vector's name (ours)
+ * @name: a device IRQ's handler name or a vector's name, copied at its
+ *        entry (lh_x_copy_name())
  * @fn:   an hrtimer's callback
  * @delta_ns: an NMI handler's duration, ending at @ns
  * @comm: a switched task's comm
@@ -64,12 +64,36 @@ struct lh_x_ev {
 	s16 prio;
 	s32 id;
 	union {
-		const char *name;
+		char name[LH_X_NAME];
 		const void *fn;
 		u64 delta_ns;
 		char comm[TASK_COMM_LEN];
 	};
 };
+
+/*
+ * lh_x_copy_name - copy IRQ or vector name @src (NULL: none) into a ring
+ * slot's @dst, cut to LH_X_NAME - 1 bytes
+ *
+ * At the entry probe, because only there is a device IRQ's name certainly
+ * mapped: its handler is running, and free_irq() waits for it. A replay,
+ * which runs for the section report with raw interrupts off while the
+ * kernel's traced state says "on", would read the name of a driver unloaded
+ * since: a page fault there fires an irq_disable without its enable, and a
+ * bogus irqs-off section follows (issue 33). Copying costs at most
+ * LH_X_NAME bytes per interrupt while explain is on; the report reads only
+ * the ring. Byte by byte, never past the NUL: the name may end a page.
+ */
+static __always_inline void lh_x_copy_name(char *dst, const char *src)
+{
+	int i = 0;
+
+	if (src) {
+		for (; i < LH_X_NAME - 1 && src[i]; i++)
+			dst[i] = src[i];
+	}
+	dst[i] = '\0';
+}
 
 /* The categories, in the order of the file. */
 enum lh_x_cat {
@@ -151,7 +175,7 @@ struct lh_x_rec_cpu {
 struct lh_x_irq_acc {
 	u8 kind;		/* LH_XD_IRQ or LH_XD_VECTOR */
 	s32 id;
-	const char *name;
+	char name[LH_X_NAME];
 	u32 count;
 	u64 ns;
 };
@@ -190,7 +214,7 @@ struct lh_x_task_acc {
 struct lh_x_frame {
 	u8 kind;
 	s32 id;
-	const char *name;
+	char name[LH_X_NAME];
 	const void *fn;
 	u64 *acc;
 	u32 *count;

@@ -7,8 +7,9 @@
  * its sequence number), replays a window from them and checks the record:
  * each instant of the window given to one context, nesting and NMIs taken
  * out of what they interrupted, what the ring does not reach "uncovered",
- * half-written slots skipped, every detail line kept, events read on
- * another clock skipped.
+ * half-written slots skipped, every detail line kept, IRQ names copied
+ * when their handler ran, events read on another clock, or on the count of
+ * two resumes ago, skipped.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,7 +78,7 @@ static struct lh_x_ev *ev_put(struct lh_x_ring *r, u8 kind, s32 id, u64 ns)
 static void irq_put(struct lh_x_ring *r, u8 kind, s32 irq, u64 ns,
 		    const char *name)
 {
-	ev_put(r, kind, irq, ns)->name = name;
+	lh_x_copy_name(ev_put(r, kind, irq, ns)->name, name);
 }
 
 /* timer_put - an hrtimer callback's entry (with @fn) or exit */
@@ -348,6 +349,70 @@ static void test_clock_fall_back(void)
 }
 
 /*
+ * The driver of IRQ 30 is unloaded after its handler ran and before the
+ * window is replayed: its irqaction's name is freed, here overwritten and
+ * freed. The record names the IRQ as it was when its handler ran, and a
+ * name longer than a slot holds is cut, not read further.
+ */
+static void test_irq_name_freed(void)
+{
+	struct lh_x_ring *r = ring_new();
+	const struct lh_x_rec *rec = &r->scratch.rec;
+	const struct lh_x_detail *d30, *d31;
+	char *name = strdup("eth0");
+
+	if (!name)
+		abort();
+	switch_put(r, &idle, &task_a, 500);
+	irq_put(r, LH_XE_IRQ_ENTRY, 30, 2000, name);
+	irq_put(r, LH_XE_IRQ_EXIT, 30, 3000, NULL);
+	irq_put(r, LH_XE_IRQ_ENTRY, 31, 4000, "a-name-of-twenty-six-bytes");
+	irq_put(r, LH_XE_IRQ_EXIT, 31, 4500, NULL);
+	memset(name, 'X', strlen(name));
+	free(name);
+
+	lh_x_replay(r, 1000, 9000, &task_a);
+
+	d30 = find(rec, LH_XD_IRQ, 30);
+	d31 = find(rec, LH_XD_IRQ, 31);
+	check(adds_up(rec) && is(d30, 1, 1000) && !strcmp(d30->name, "eth0") &&
+	      is(d31, 1, 500) && !strcmp(d31->name, "a-name-of-twent"),
+	      "explain replay: an IRQ's name is the one copied when its handler ran, not read after its driver is gone");
+	free(r);
+}
+
+/*
+ * Two resumes from S3 since the ring's oldest events: the generation bit
+ * (clock.h) is the same as the window's, but the TSC restarted near 0 at
+ * each resume. A switch to task a at 7000 and an IRQ 30 at 2000000 are of
+ * that earlier count; the window [1000, 9000] of task b on the count
+ * since the last resume starts at 4000. The events after the window's end
+ * are skipped, the count's step back starts the replay again.
+ */
+static void test_two_resumes_ago(void)
+{
+	struct lh_x_ring *r = ring_new();
+	const struct lh_x_rec *rec = &r->scratch.rec;
+	const u64 m = LH_CLOCK_CYCLES_BIT;
+
+	switch_put(r, &idle, &task_a, m | 7000);
+	irq_put(r, LH_XE_IRQ_ENTRY, 30, m | 2000000, "eth0");
+	irq_put(r, LH_XE_IRQ_EXIT, 30, m | 2000100, NULL);
+	switch_put(r, &task_a, &task_b, m | 4000);
+	irq_put(r, LH_XE_IRQ_ENTRY, 31, m | 5000, "ahci");
+	irq_put(r, LH_XE_IRQ_EXIT, 31, m | 5500, NULL);
+
+	lh_x_replay(r, m | 1000, m | 9000, &task_b);
+
+	check(adds_up(rec) && is(find(rec, LH_XD_UNCOVERED, 0), 0, 3000) &&
+	      is(find(rec, LH_XD_THREAD, 200), 1, 4500) &&
+	      is(find(rec, LH_XD_IRQ, 31), 1, 500) &&
+	      !find(rec, LH_XD_IRQ, 30),
+	      "explain replay: events of two resumes ago, newer or older than the window, are skipped");
+	free(r);
+}
+
+/*
  * An NMI that appends while the replay reads the ring: nmi_ring, and after
  * the replay's READ_ONCE() of nmi_after, nmi_count NMIs append an event at
  * nmi_ns. The slots they take are the oldest, the first the replay reads.
@@ -483,6 +548,8 @@ void test_explain_run(void)
 	test_half_written();
 	test_detail_overflow();
 	test_clock_fall_back();
+	test_irq_name_freed();
+	test_two_resumes_ago();
 	test_nmi_overwrites_slot();
 	test_nmi_overwrites_task();
 	test_timer_names();
