@@ -72,7 +72,9 @@ static DEFINE_PER_CPU(struct lh_irq_cpu, lh_irq_cpus);
 struct lh_irq_line lh_irq_lines[LH_IRQ_NR_LINES] = {
 	[0 ... LH_IRQ_NR_LINES - 1] = { .lock = __ARCH_SPIN_LOCK_UNLOCKED },
 };
+
 atomic_long_t lh_irq_other = ATOMIC_LONG_INIT(0);
+const char *lh_irq_threaded_by;
 
 /* this_cpu_lh_irq - this CPU's handler state */
 static __always_inline struct lh_irq_cpu *this_cpu_lh_irq(void)
@@ -256,7 +258,7 @@ static irqreturn_t lh_irq_probe_handler(int irq, void *ran_in)
 /*
  * lh_irq_forced_threads - does this kernel thread every handler
  * (threadirqs)? The switch is not exported: request a handler on a line of
- * our own and see whether it runs in a thread.
+ * our own and see whether it runs in a thread. Once, at load.
  */
 static bool lh_irq_forced_threads(void)
 {
@@ -298,6 +300,8 @@ static const char *lh_irq_prepare(void)
 	check_trace_callback_type_irq_handler_exit(lh_irq_exit);
 	if (!lh_irq_forced_threads())
 		return "interrupts are not threaded (no PREEMPT_RT, no threadirqs)";
+	lh_irq_threaded_by = IS_ENABLED(CONFIG_PREEMPT_RT) ? "PREEMPT_RT" :
+			     "threadirqs";
 	return NULL;
 }
 

@@ -168,10 +168,11 @@ static void lh_irq_line_print(struct seq_file *m,
  * lh_irq_lines_show() - print irq/lines
  * @m: the seq_file
  *
- * "#irq name samples min mean p99 p99.9 max max_cpu culprit_pid culprit",
- * then one line per interrupt thread with samples, in table order, and
- * "#other <n>": the wakeups of threads that found the table full, not
- * measured, since the type was enabled.
+ * "#threaded <why>" (PREEMPT_RT, threadirqs or none), "#irq name samples
+ * min mean p99 p99.9 max max_cpu culprit_pid culprit", then one line per
+ * interrupt thread with samples, in table order, and "#other <n>": the
+ * wakeups of threads that found the table full, not measured, since the
+ * type was enabled.
  *
  * Context: process context.
  * Return: 0, or -ENOMEM.
@@ -185,6 +186,7 @@ int lh_irq_lines_show(struct seq_file *m)
 	copy = kmalloc(sizeof(*copy), GFP_KERNEL);
 	if (!copy)
 		return -ENOMEM;
+	seq_printf(m, "#threaded %s\n", lh_irq_threaded_by ?: "none");
 	seq_puts(m, "#irq name samples min mean p99 p99.9 max max_cpu culprit_pid culprit\n");
 	for (i = 0; i < LH_IRQ_NR_LINES; i++) {
 		struct lh_irq_line *line = &lh_irq_lines[i];

@@ -55,6 +55,15 @@ ir_line()
 	IR_CCOMM=$*
 }
 
+# ir_show - irq/lines as diagnostics
+ir_show()
+{
+	local l
+	while IFS= read -r l; do
+		lh_diag "irq/lines: $l"
+	done <"$LH_DIR/irq/lines"
+}
+
 # ir_threaded - are device interrupts threaded on this boot?
 ir_threaded()
 {
@@ -105,7 +114,7 @@ fired0=$LH_VALUE
 echo 1 >"$IT_PARAMS/trigger" || lh_err "lh_irq_test's run failed"
 lh_value "$IT_PARAMS/fired"
 fired=$((LH_VALUE - fired0))
-lh_show "$LH_DIR/irq/lines"
+ir_show
 if ! ir_line "$IRQ"; then
 	lh_err "irq/lines has no row for line $IRQ"
 else
@@ -127,7 +136,7 @@ lh_reset irq
 echo $HOLDS >"$IT_PARAMS/count"
 echo $HOLD_US >"$IT_PARAMS/hold_us"
 echo 1 >"$IT_PARAMS/trigger" || lh_err "lh_irq_test's run with sections failed"
-lh_show "$LH_DIR/irq/lines"
+ir_show
 hl_show_maxrecs irq
 if ! ir_line "$IRQ"; then
 	lh_err "irq/lines has no row for line $IRQ"

@@ -5,16 +5,15 @@
  * The irq type measures a hard interrupt's entry to the switch-in of the
  * thread it woke. To know how many such interrupts came and what delayed
  * their thread, this module makes an interrupt line of its own: an irq
- * descriptor with a small chip (its affinity is the only thing it does),
- * handled by handle_simple_irq, with a threaded handler requested as a
+ * descriptor of the kernel's dummy chip, handled by handle_simple_irq, with a threaded handler requested as a
  * driver would (no primary handler, IRQF_ONESHOT): its thread is
  * irq/<irq>-lh_irq_test. It fires the line from a pinned hard hrtimer, so
- * the handler runs in a real timer interrupt on @cpu, the CPU the line and
- * its thread are bound to.
+ * the handler runs in a real timer interrupt on @cpu, the CPU its thread
+ * binds itself to.
  *
  * Usage, all files in /sys/module/lh_irq_test/parameters/:
  *
- *   insmod lh_irq_test.ko cpu=1	# line and thread on CPU 1
+ *   insmod lh_irq_test.ko cpu=1	# timer and thread on CPU 1
  *   cat irq				# the line's number
  *   echo 20 > count; echo 2000 > gap_us; echo 1 > trigger
  *					# 20 interrupts, 2 ms apart
@@ -31,9 +30,9 @@
  * run is over: 0, or -ETIMEDOUT if an interrupt's thread did not run
  * within a second. Runs are serialised by the module's parameter lock.
  *
- * Loading fires one interrupt and waits for its thread, which moves the
- * thread to @cpu (it follows its line's affinity when it runs), so that
- * the samples of the runs are all filed on @cpu.
+ * Loading fires one interrupt and waits for its thread, which binds
+ * itself to @cpu there, so that the samples of the runs are all filed on
+ * @cpu.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -57,7 +56,7 @@
 
 static unsigned int lh_cpu = 1;
 module_param_named(cpu, lh_cpu, uint, 0444);
-MODULE_PARM_DESC(cpu, "the CPU of the line, its thread and the timer (load time)");
+MODULE_PARM_DESC(cpu, "the CPU of the timer and the line's thread (load time)");
 static unsigned int lh_count = 10;
 module_param_named(count, lh_count, uint, 0644);
 MODULE_PARM_DESC(count, "interrupts per run");
@@ -80,26 +79,6 @@ MODULE_PARM_DESC(handled, "runs of the threaded handler since load");
 static DECLARE_WAIT_QUEUE_HEAD(lh_handled_wq);
 static struct hrtimer lh_fire_timer;
 
-/* lh_chip_set_affinity - the line goes where it is told; nothing to program */
-static int lh_chip_set_affinity(struct irq_data *d, const struct cpumask *mask,
-				bool force)
-{
-	irq_data_update_effective_affinity(d, mask);
-	return IRQ_SET_MASK_OK;
-}
-
-/* lh_chip_noop - mask, unmask: there is no hardware */
-static void lh_chip_noop(struct irq_data *d)
-{
-}
-
-static struct irq_chip lh_chip = {
-	.name			= "lh_irq_test",
-	.irq_mask		= lh_chip_noop,
-	.irq_unmask		= lh_chip_noop,
-	.irq_set_affinity	= lh_chip_set_affinity,
-};
-
 /* lh_fire_fn - the timer interrupt: raise the line */
 static enum hrtimer_restart lh_fire_fn(struct hrtimer *timer)
 {
@@ -108,9 +87,14 @@ static enum hrtimer_restart lh_fire_fn(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
-/* lh_thread_fn - the line's threaded handler */
+/*
+ * lh_thread_fn - the line's threaded handler; binds its thread to @cpu
+ * (the kernel moves it only when the line's affinity changes)
+ */
 static irqreturn_t lh_thread_fn(int irq, void *dev_id)
 {
+	if (raw_smp_processor_id() != lh_cpu)
+		set_cpus_allowed_ptr(current, cpumask_of(lh_cpu));
 	atomic_inc(&lh_handled);
 	wake_up(&lh_handled_wq);
 	return IRQ_HANDLED;
@@ -204,7 +188,7 @@ static const struct kernel_param_ops lh_trigger_ops = {
 module_param_cb(trigger, &lh_trigger_ops, NULL, 0200);
 MODULE_PARM_DESC(trigger, "write 1: fire count interrupts, return when done");
 
-/* lh_line_setup - an irq descriptor with our chip, bound to @cpu */
+/* lh_line_setup - an irq descriptor of the dummy chip, a threaded handler on it */
 static int lh_line_setup(void)
 {
 	int irq, ret;
@@ -212,20 +196,15 @@ static int lh_line_setup(void)
 	irq = irq_alloc_desc(NUMA_NO_NODE);
 	if (irq < 0)
 		return irq;
-	irq_set_chip_and_handler(irq, &lh_chip, handle_simple_irq);
+	irq_set_chip_and_handler(irq, &dummy_irq_chip, handle_simple_irq);
 	irq_clear_status_flags(irq, IRQ_NOREQUEST | IRQ_NOPROBE);
 	lh_irq = irq;
 	ret = request_threaded_irq(irq, NULL, lh_thread_fn, IRQF_ONESHOT,
 				   "lh_irq_test", &lh_handled);
 	if (ret)
 		goto out_free_desc;
-	ret = irq_set_affinity(irq, cpumask_of(lh_cpu));
-	if (ret)
-		goto out_free_irq;
 	return 0;
 
-out_free_irq:
-	free_irq(irq, &lh_handled);
 out_free_desc:
 	irq_free_desc(irq);
 	lh_irq = -1;
@@ -250,7 +229,7 @@ static int __init lh_irq_test_init(void)
 	ret = lh_line_setup();
 	if (ret)
 		return ret;
-	/* The first run of the thread moves it to the line's CPU. */
+	/* The thread's first run binds it to @cpu. */
 	ret = lh_run(1, 0, 0);
 	if (ret) {
 		hrtimer_cancel(&lh_fire_timer);

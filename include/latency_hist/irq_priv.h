@@ -14,6 +14,7 @@
 #define LH_IRQ_PRIV_H
 
 #include <linux/atomic.h>
+#include <linux/bits.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -30,7 +31,7 @@
  * us (16.7 s); the last bucket holds everything above.
  */
 #define LH_IRQ_SUB_SHIFT	3
-#define LH_IRQ_SUB_BUCKETS	(1 << LH_IRQ_SUB_SHIFT)
+#define LH_IRQ_SUB_BUCKETS	BIT(LH_IRQ_SUB_SHIFT)
 #define LH_IRQ_LINEAR_US	(2 * LH_IRQ_SUB_BUCKETS)	/* 16 us */
 #define LH_IRQ_TOP_SHIFT	24
 #define LH_IRQ_NR_BUCKETS	(LH_IRQ_LINEAR_US + \
@@ -80,6 +81,7 @@ struct lh_irq_line {
 
 extern struct lh_irq_line lh_irq_lines[LH_IRQ_NR_LINES];
 extern atomic_long_t lh_irq_other;
+extern const char *lh_irq_threaded_by;	/* set at load; NULL: not threaded */
 
 unsigned long lh_irq_line_lock(struct lh_irq_line *line);
 void lh_irq_line_unlock(struct lh_irq_line *line, unsigned long flags);
