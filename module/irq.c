@@ -248,17 +248,21 @@ static void lh_irq_clear(void)
 }
 
 #if defined(CONFIG_IRQ_FORCED_THREADING) && !defined(CONFIG_PREEMPT_RT)
+/* The task that raises the test line: its handler runs there unless threaded. */
+static struct task_struct *lh_irq_prober;
+
 /* lh_irq_probe_handler - where the kernel ran the handler of the test line */
 static irqreturn_t lh_irq_probe_handler(int irq, void *ran_in)
 {
-	WRITE_ONCE(*(int *)ran_in, in_hardirq() ? 1 : 2);
+	WRITE_ONCE(*(int *)ran_in, current == lh_irq_prober ? 1 : 2);
 	return IRQ_HANDLED;
 }
 
 /*
  * lh_irq_forced_threads - does this kernel thread every handler
  * (threadirqs)? The switch is not exported: request a handler on a line of
- * our own and see whether it runs in a thread. Once, at load.
+ * our own, raise it from this task with interrupts off and see whether
+ * the handler ran here or in a thread. Once, at load.
  */
 static bool lh_irq_forced_threads(void)
 {
@@ -270,6 +274,7 @@ static bool lh_irq_forced_threads(void)
 		return false;
 	irq_set_chip_and_handler(irq, &dummy_irq_chip, handle_simple_irq);
 	irq_clear_status_flags(irq, IRQ_NOREQUEST | IRQ_NOPROBE);
+	lh_irq_prober = current;
 	if (request_irq(irq, lh_irq_probe_handler, 0, KBUILD_MODNAME, &ran_in))
 		goto out_free_desc;
 	local_irq_disable();
