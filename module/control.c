@@ -272,8 +272,14 @@ static void lh_types_reset(unsigned long ids)
 	mutex_lock(&lh_control_lock);
 	lh_hists_reset(ids);
 	mutex_unlock(&lh_control_lock);
-	for_each_set_bit(id, &ids, LH_NR_HISTS)
+	for_each_set_bit(id, &ids, LH_NR_HISTS) {
+		const struct lh_switch_ops *ops =
+			lh_switches[lh_hist_types[id].sw].ops;
+
 		lh_counters_reset(id);
+		if (ops && ops->reset)
+			ops->reset();
+	}
 }
 
 /* lh_reset_store - <type>/reset: non-zero resets, 0 does nothing */

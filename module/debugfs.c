@@ -38,6 +38,7 @@
 #include <latency_hist/debugfs.h>
 #include <latency_hist/explain.h>
 #include <latency_hist/hist_mem.h>
+#include <latency_hist/irq.h>
 
 #define LH_MODE_RO	0400
 #define LH_MODE_RW	0600
@@ -420,6 +421,13 @@ static int status_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(status);
 
+/* lines_show - print <type>/lines */
+static int lines_show(struct seq_file *m, void *v)
+{
+	return lh_irq_lines_show(m);
+}
+DEFINE_SHOW_ATTRIBUTE(lines);
+
 /* counters_show - print <type>/counters */
 static int counters_show(struct seq_file *m, void *v)
 {
@@ -501,6 +509,8 @@ static void lh_create_hist_files(struct dentry *dir, enum lh_hist_id id)
 			&counters_fops);
 	if (lh_hist_holds_pid(id))
 		lh_ctl_file("pid", LH_MODE_RW, dir, LH_CTL_PID, sw);
+	if (lh_hist_has(id, LH_T_LINES))
+		lh_file("lines", LH_MODE_RO, dir, NULL, &lines_fops);
 }
 
 /**

@@ -67,15 +67,19 @@ static int lh_user_prio(int prio)
 	return 99 - prio;
 }
 
-/*
- * lh_safe_comm - copy a comm with control characters replaced by '?'
+/**
+ * lh_safe_comm() - copy a comm with control characters replaced by '?'
+ * @dst: TASK_COMM_LEN bytes
+ * @src: the comm, NUL-terminated within TASK_COMM_LEN
  *
  * Bytes are compared as unsigned, so the rule is the same where char is
  * signed (x86) and where it is not (arm64): only the ASCII control bytes
  * are replaced; bytes from 0x80 up pass as they are, so a UTF-8 thread name
  * prints as the kernel's own /proc/<pid>/comm shows it.
+ *
+ * Context: any.
  */
-static void lh_safe_comm(char *dst, const char *src)
+void lh_safe_comm(char *dst, const char *src)
 {
 	const unsigned char *s = (const unsigned char *)src;
 	int i;

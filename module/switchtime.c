@@ -101,12 +101,6 @@ struct lh_switchtime_cpu {
 
 static DEFINE_PER_CPU(struct lh_switchtime_cpu, lh_switchtime_cpus);
 
-/* lh_nr_switches - how often @t was switched out so far */
-static __always_inline unsigned long lh_nr_switches(struct task_struct *t)
-{
-	return READ_ONCE(t->nvcsw) + READ_ONCE(t->nivcsw);
-}
-
 /**
  * lh_switchtime_start() - a wakeup filed in wakeup/ ends: note its switch-in
  * @next:      the wakee, being switched in on this CPU
@@ -125,7 +119,7 @@ void notrace lh_switchtime_start(struct task_struct *next,
 	struct lh_switchtime_cpu *st = this_cpu_ptr(&lh_switchtime_cpus);
 
 	st->pid = next->pid;
-	st->nr_switches = lh_nr_switches(next);
+	st->nr_switches = lh_task_nr_switches(next);
 	st->syscall_nr = syscall_get_nr(next, task_pt_regs(next));
 	st->switch_at = now;
 	st->taw_us = offset_us + wakeup_us;
@@ -155,7 +149,7 @@ static noinline void notrace lh_switchtime_end(long syscall_nr)
 		goto out;	/* the slot changed since the compare */
 	WRITE_ONCE(st->task, NULL);
 	if (st->pid != current->pid ||
-	    st->nr_switches != lh_nr_switches(current))
+	    st->nr_switches != lh_task_nr_switches(current))
 		goto out;	/* switched out before its return */
 	if (st->syscall_nr != syscall_nr)
 		goto out;	/* a sys_exit with no sys_enter (seccomp) */

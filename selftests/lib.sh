@@ -290,6 +290,7 @@ lh_setup()
 #   failslab kmemleak s2idle rtc-wakealarm ns_last_pid tracefs
 #   synthetic-events timerlat   those kernel features
 #   lh_load_test lh_probe_test  the test modules (inject_lib.sh)
+#   lh_irq_test        the threaded interrupt line module (irq.sh)
 #   module-file        LH_MODULE names the .ko (modprobe will not do)
 #   packaged-lh        LH_PKG_LH names the packaged lh (the package boot)
 #   lh-tool            scripts/lh beside the selftests (or LH_TOOL)
@@ -299,7 +300,7 @@ lh_setup()
 #   type:NAME          status says histogram NAME is available
 LH_REQ_WORDS="none cpu1 cpu1-hotplug disposable-boot icount not-rt not-lockdep
 lockdown preemptirq failslab kmemleak s2idle s3 rtc-wakealarm ns_last_pid tracefs
-synthetic-events timerlat lh_load_test lh_probe_test module-file packaged-lh
+synthetic-events timerlat lh_load_test lh_probe_test lh_irq_test module-file packaged-lh
 lh-tool rt_sleeper rt_hog timer_fd lh_readcheck lh_write lh_fuzz cyclictest
 rtla trace-cmd rtcwake type:NAME"
 LH_REQ=			# the words of this test's "# requires:" line
@@ -423,11 +424,11 @@ lh_req_met()
 		[ -n "${LH_LOAD_TEST_MODULE:-}" ] && [ -r "$LH_LOAD_TEST_MODULE" ] ||
 			LH_REQ_WHY="LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
 		;;
-	lh_probe_test)
+	lh_probe_test | lh_irq_test)
 		# built next to lh_load_test.ko
 		dir=${LH_LOAD_TEST_MODULE:+${LH_LOAD_TEST_MODULE%/*}}
-		[ -n "$dir" ] && [ -r "$dir/lh_probe_test.ko" ] ||
-			LH_REQ_WHY="lh_probe_test is not built (make -C selftests modules)"
+		[ -n "$dir" ] && [ -r "$dir/$1.ko" ] ||
+			LH_REQ_WHY="$1 is not built (make -C selftests modules)"
 		;;
 	module-file)
 		[ -n "${LH_MODULE:-}" ] ||

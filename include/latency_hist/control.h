@@ -36,6 +36,8 @@ struct seq_file;
  *             returns another reason this kernel cannot measure the type,
  *             or NULL
  * @clear:     forget all per-CPU tracking; no probe of the set is running
+ * @reset:     empty the type's statistics beyond its histograms when one
+ *             of its histograms is reset (NULL: it has none); probes may run
  */
 struct lh_switch_ops {
 	const struct lh_probe *probes;
@@ -43,12 +45,14 @@ struct lh_switch_ops {
 	const char *missing;
 	const char *(*prepare)(void);
 	void (*clear)(void);
+	void (*reset)(void);
 };
 
 extern const struct lh_switch_ops lh_wakeup_ops;
 extern const struct lh_switch_ops lh_timer_ops;
 extern const struct lh_switch_ops lh_preemptirq_ops;
 extern const struct lh_switch_ops lh_switchtime_ops;
+extern const struct lh_switch_ops lh_irq_ops;
 
 /* The controls, in the order load-time parameters are applied. */
 enum lh_ctl_id {

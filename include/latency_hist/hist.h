@@ -244,6 +244,7 @@ void lh_hist_print_header(struct seq_file *m,
 			  const struct lh_hist_stats *stats,
 			  const struct lh_hist_snapshot *snap);
 void lh_hist_print_row(struct seq_file *m, long usecs, u64 count);
+void lh_safe_comm(char *dst, const char *src);
 void lh_hist_print_max(struct seq_file *m, const struct lh_max_record *rec);
 void lh_hist_print_rows_header(struct seq_file *m);
 void lh_hist_print_rows(struct seq_file *m, int cpu,

@@ -41,6 +41,17 @@ static __always_inline void lh_task_info_fill(struct lh_task_info *info,
 }
 
 /**
+ * lh_task_nr_switches() - how often a task was switched out so far
+ * @t: the task, alive
+ *
+ * Context: any.
+ */
+static __always_inline unsigned long lh_task_nr_switches(struct task_struct *t)
+{
+	return READ_ONCE(t->nvcsw) + READ_ONCE(t->nivcsw);
+}
+
+/**
  * lh_sample_record() - count one sample, keep it if it is a new maximum,
  * trace it and apply the threshold
  * @id:             the histogram

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * irq.c - the irq type: from a device interrupt's hard handler to the
+ * switch-in of the interrupt thread it woke.
+ *
+ * On PREEMPT_RT, and on a kernel booted with threadirqs, a device's handler
+ * runs in a thread (irq/N-name, SCHED_FIFO 50); the hard interrupt only
+ * wakes it. A sample is the time from irq_handler_entry of the action to
+ * the sched_switch that runs the action's thread, filed on the CPU that
+ * switches it in, with the thread as victim and the task switched out for
+ * it as culprit. Per line, irq_lines.c keeps the same samples (irq/lines).
+ *
+ * How: the entry probe stamps the entry of a threaded action per CPU; the
+ * exit probe, when the handler returned IRQ_WAKE_THREAD (the kernel then
+ * wakes action->thread), hands the stamp to the thread's entry in the
+ * table of irq_priv.h with the thread's context-switch count; the
+ * sched_switch probe of the CPU that switches the thread in files it if
+ * the count is unchanged. What is not filed, and why:
+ *  - a second interrupt before the thread ran: the first, earliest unserved
+ *    entry is kept;
+ *  - an interrupt while its thread runs: the thread serves it without being
+ *    woken (IRQTF_RUNTHREAD), so no switch-in belongs to it; its next
+ *    switch-in, after the thread slept, sees another count and files
+ *    nothing. So does one that races with the thread's own switch-out;
+ *  - a nested interrupt's outer handler (its entry stamp was overwritten);
+ *    NMIs do not fire these tracepoints;
+ *  - the threads beyond the table (LH_IRQ_NR_LINES, or a full probe run of
+ *    LH_IRQ_PROBE_RUN entries): counted as "other" in irq/lines;
+ *  - a forced-threaded action's secondary thread (woken by the first).
+ *
+ * No allocation, no global lock in the probes: one lock per table entry,
+ * taken by the line's interrupt and the thread's switch-in; the per-CPU
+ * entry stamp is written and read on its CPU with interrupts off.
+ * Disabling unhooks the probes (lh_tp_unhook() waits for those in flight)
+ * before lh_irq_clear() empties the table.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/hash.h>
+#include <linux/interrupt.h>
+#include <linux/irq.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <trace/events/irq.h>
+#include <trace/events/sched.h>
+
+#include <latency_hist/clock.h>
+#include <latency_hist/compat.h>
+#include <latency_hist/control.h>
+#include <latency_hist/irq.h>
+#include <latency_hist/irq_priv.h>
+#include <latency_hist/sample.h>
+#include <latency_hist/tracepoints.h>
+
+#define LH_IRQ_PROBE_RUN	8	/* entries a thread may be from its hash */
+
+/*
+ * struct lh_irq_cpu - the threaded action whose handler runs on this CPU
+ * @action:   NULL when none; written and read only on this CPU, interrupts
+ *            off (a nested handler overwrites it, and its outer's exit
+ *            then sees another action and files nothing)
+ * @entry_at: lh_clock_stamp() of its irq_handler_entry
+ */
+struct lh_irq_cpu {
+	const struct irqaction *action;
+	u64 entry_at;
+};
+
+static DEFINE_PER_CPU(struct lh_irq_cpu, lh_irq_cpus);
+
+struct lh_irq_line lh_irq_lines[LH_IRQ_NR_LINES] = {
+	[0 ... LH_IRQ_NR_LINES - 1] = { .lock = __ARCH_SPIN_LOCK_UNLOCKED },
+};
+
+atomic_long_t lh_irq_other = ATOMIC_LONG_INIT(0);
+const char *lh_irq_threaded_by;
+
+/* this_cpu_lh_irq - this CPU's handler state */
+static __always_inline struct lh_irq_cpu *this_cpu_lh_irq(void)
+{
+	return this_cpu_ptr(&lh_irq_cpus);
+}
+
+/*
+ * lh_irq_line_of - the entry of @thread, or NULL; with @claim, take a free
+ * one for it in its probe run (NULL if none is free)
+ */
+static struct lh_irq_line *lh_irq_line_of(struct task_struct *thread,
+					  bool claim)
+{
+	u32 first = hash_ptr(thread, ilog2(LH_IRQ_NR_LINES));
+	int i;
+
+	for (i = 0; i < LH_IRQ_PROBE_RUN; i++) {
+		struct lh_irq_line *line =
+			&lh_irq_lines[(first + i) % LH_IRQ_NR_LINES];
+		struct task_struct *owner = READ_ONCE(line->thread);
+
+		if (owner == thread)
+			return line;
+		if (owner)
+			continue;
+		if (!claim)
+			return NULL;
+		/* Claims of one entry by two lines at once: one wins. */
+		owner = cmpxchg(&line->thread, NULL, thread);
+		if (!owner || owner == thread)
+			return line;
+	}
+	return NULL;
+}
+
+/* lh_irq_entry - irq_handler_entry: stamp a threaded action's entry */
+static void notrace lh_irq_entry(void *data, int irq,
+				 struct irqaction *action)
+{
+	struct lh_irq_cpu *ic;
+
+	if (!READ_ONCE(action->thread))
+		return;
+	ic = this_cpu_lh_irq();
+	ic->action = action;
+	ic->entry_at = lh_clock_stamp();
+}
+
+/*
+ * lh_irq_wake - the handler of @action on line @irq, entered at @entry_at,
+ * wakes @thread: note the entry unless an earlier one is still unserved
+ */
+static noinline void notrace lh_irq_wake(int irq,
+					 const struct irqaction *action,
+					 struct task_struct *thread,
+					 u64 entry_at)
+{
+	unsigned long nr_switches = lh_task_nr_switches(thread);
+	struct lh_irq_line *line = lh_irq_line_of(thread, true);
+	unsigned long flags;
+
+	if (!line) {
+		atomic_long_inc(&lh_irq_other);
+		return;
+	}
+	flags = lh_irq_line_lock(line);
+	if (!line->name[0]) {
+		line->irq = irq;
+		strscpy(line->name, action->name ?: "?", LH_IRQ_NAME_LEN);
+	}
+	if (line->irq != irq) {
+		/* a freed thread's task_struct, reused for another line */
+		atomic_long_inc(&lh_irq_other);
+	} else if (!line->pending_at ||
+		   line->pending_switches != nr_switches) {
+		line->pending_at = entry_at;
+		line->pending_switches = nr_switches;
+	}
+	lh_irq_line_unlock(line, flags);
+}
+
+/* lh_irq_exit - irq_handler_exit: a handler that wakes its thread */
+static void notrace lh_irq_exit(void *data, int irq,
+				struct irqaction *action, int ret)
+{
+	struct task_struct *thread = READ_ONCE(action->thread);
+	struct lh_irq_cpu *ic;
+
+	if (ret != IRQ_WAKE_THREAD || !thread)
+		return;
+	ic = this_cpu_lh_irq();
+	if (ic->action != action)
+		return;		/* nested: the stamp is another handler's */
+	ic->action = NULL;
+	lh_irq_wake(irq, action, thread, ic->entry_at);
+}
+
+/*
+ * lh_irq_switch_in - @next, an interrupt thread with an unserved entry,
+ * is switched in for @prev: file the entry if the thread has not run since
+ */
+static noinline void notrace lh_irq_switch_in(struct lh_irq_line *line,
+					      struct task_struct *prev,
+					      struct task_struct *next)
+{
+	u64 now = lh_clock_stamp();
+	int cpu = smp_processor_id();
+	unsigned long flags;
+	bool filed = false;
+	u64 entry_at;
+	s64 lat_us;
+
+	flags = lh_irq_line_lock(line);
+	entry_at = line->pending_at;
+	line->pending_at = 0;
+	if (entry_at && line->pending_switches == lh_task_nr_switches(next) &&
+	    lh_clock_window_us(entry_at, now, &lat_us)) {
+		lh_irq_stats_file(&line->stats, lat_us, cpu, prev);
+		filed = true;
+	}
+	lh_irq_line_unlock(line, flags);
+	if (filed)
+		lh_sample_record(LH_HIST_IRQ, cpu, lat_us, 0, next, prev, now);
+}
+
+/* lh_irq_sched_switch - sched_switch: is @next a thread an entry waits for? */
+static void notrace lh_irq_sched_switch(void *data, LH_SCHED_SWITCH_ARGS)
+{
+	struct lh_irq_line *line;
+
+	if (likely(!(next->flags & PF_KTHREAD)))
+		return;
+	line = lh_irq_line_of(next, false);
+	if (line && READ_ONCE(line->pending_at))
+		lh_irq_switch_in(line, prev, next);
+}
+
+/* Hooked in this order: the switch-in first, so no noted entry waits forever. */
+static const struct lh_probe lh_irq_probes[] = {
+	{ LH_TP_SCHED_SWITCH,		lh_irq_sched_switch },
+	{ LH_TP_IRQ_HANDLER_ENTRY,	lh_irq_entry },
+	{ LH_TP_IRQ_HANDLER_EXIT,	lh_irq_exit },
+};
+
+/*
+ * lh_irq_clear - empty the table and every CPU's stamp; no probe may run,
+ * a reader of irq/lines may (so each entry is emptied under its lock)
+ */
+static void lh_irq_clear(void)
+{
+	unsigned long flags;
+	int i;
+
+	for (i = 0; i < LH_IRQ_NR_LINES; i++) {
+		struct lh_irq_line *line = &lh_irq_lines[i];
+
+		flags = lh_irq_line_lock(line);
+		WRITE_ONCE(line->thread, NULL);
+		line->irq = 0;
+		memset(line->name, 0, sizeof(line->name));
+		line->pending_at = 0;
+		line->pending_switches = 0;
+		lh_irq_stats_clear(&line->stats);
+		lh_irq_line_unlock(line, flags);
+	}
+	atomic_long_set(&lh_irq_other, 0);
+	for_each_possible_cpu(i)
+		memset(per_cpu_ptr(&lh_irq_cpus, i), 0,
+		       sizeof(struct lh_irq_cpu));
+}
+
+#if defined(CONFIG_IRQ_FORCED_THREADING) && !defined(CONFIG_PREEMPT_RT)
+/* The task that raises the test line: its handler runs there unless threaded. */
+static struct task_struct *lh_irq_prober;
+
+/* lh_irq_probe_handler - where the kernel ran the handler of the test line */
+static irqreturn_t lh_irq_probe_handler(int irq, void *ran_in)
+{
+	WRITE_ONCE(*(int *)ran_in, current == lh_irq_prober ? 1 : 2);
+	return IRQ_HANDLED;
+}
+
+/*
+ * lh_irq_forced_threads - does this kernel thread every handler
+ * (threadirqs)? The switch is not exported: request a handler on a line of
+ * our own, raise it from this task with interrupts off and see whether
+ * the handler ran here or in a thread. Once, at load.
+ */
+static bool lh_irq_forced_threads(void)
+{
+	int ran_in = 0;
+	int irq;
+
+	irq = irq_alloc_desc(NUMA_NO_NODE);
+	if (irq < 0)
+		return false;
+	irq_set_chip_and_handler(irq, &dummy_irq_chip, handle_simple_irq);
+	irq_clear_status_flags(irq, IRQ_NOREQUEST | IRQ_NOPROBE);
+	lh_irq_prober = current;
+	if (request_irq(irq, lh_irq_probe_handler, 0, KBUILD_MODNAME, &ran_in))
+		goto out_free_desc;
+	local_irq_disable();
+	generic_handle_irq(irq);
+	local_irq_enable();
+	synchronize_irq(irq);
+	free_irq(irq, &ran_in);
+out_free_desc:
+	irq_free_desc(irq);
+	return READ_ONCE(ran_in) == 2;
+}
+#else
+/* lh_irq_forced_threads - all threaded on PREEMPT_RT; never without the option */
+static bool lh_irq_forced_threads(void)
+{
+	return IS_ENABLED(CONFIG_PREEMPT_RT);
+}
+#endif
+
+/*
+ * lh_irq_prepare - type-check the probes; unavailable where device
+ * interrupts are not threaded
+ */
+static const char *lh_irq_prepare(void)
+{
+	check_trace_callback_type_sched_switch(lh_irq_sched_switch);
+	check_trace_callback_type_irq_handler_entry(lh_irq_entry);
+	check_trace_callback_type_irq_handler_exit(lh_irq_exit);
+	if (!lh_irq_forced_threads())
+		return "interrupts are not threaded (no PREEMPT_RT, no threadirqs)";
+	lh_irq_threaded_by = IS_ENABLED(CONFIG_PREEMPT_RT) ? "PREEMPT_RT" :
+			     "threadirqs";
+	return NULL;
+}
+
+const struct lh_switch_ops lh_irq_ops = {
+	.probes		= lh_irq_probes,
+	.nr_probes	= ARRAY_SIZE(lh_irq_probes),
+	.missing	= "irq or sched tracepoints not found",
+	.prepare	= lh_irq_prepare,
+	.clear		= lh_irq_clear,
+	.reset		= lh_irq_lines_reset,
+};

@@ -1,0 +1,177 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2119,SC2086 # lh_load_or_bail takes optional parameters; word lists
+#
+# irq.sh - the irq type follows a real threaded interrupt: one sample per
+# interrupt of a line, the line named in irq/lines, a preempt-off section
+# on the thread's CPU its maximum with the section's task as culprit; where
+# interrupts are not threaded, the type is unavailable and says why
+#
+# Proves (Documentation/latency_hist.rst, "irq/"), with lh_irq_test's line
+# (a threaded handler on a line of its own, fired from a pinned hard
+# hrtimer on CPU 1, its thread bound there):
+#  1. status says irq is available exactly where interrupts are threaded
+#     (PREEMPT_RT, or threadirqs on the command line); elsewhere its reason
+#     says so and enable/irq refuses (ENODEV): the rest is skipped there;
+#  2. COUNT interrupts file COUNT samples in the line's row of irq/lines,
+#     which names the line (its number, action lh_irq_test), and CPU 1's
+#     histogram holds at least those;
+#  3. with each interrupt fired inside a HOLD_US preempt-off section of
+#     lh_irq_hold on CPU 1, the line's maximum is at least
+#     HOLD_US / 8 (under TCG), on CPU 1, culprit lh_irq_hold; CPU 1's max record, when
+#     it is that sample, names the thread (irq/<n>-...) and lh_irq_hold;
+#  4. a reset of irq empties irq/lines;
+#  5. with irq disabled, interrupts file nothing.
+#
+# requires: cpu1 lh_irq_test
+
+LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
+. "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
+. "$LH_TESTDIR/inject_lib.sh"
+
+COUNT=20	# interrupts of a run
+GAP_US=2000	# between two of them
+HOLD_US=3000	# the preempt-off section around an interrupt
+HOLDS=5		# sections
+
+lh_setup
+lh_plan 5
+lh_load_or_bail
+
+# ir_line IRQ - IR_* get the fields of IRQ's row of irq/lines; 1 if none
+ir_line()
+{
+	local row
+	row=$(awk -v irq="$1" '$1 == irq { print; exit }' "$LH_DIR/irq/lines")
+	[ -n "$row" ] || return 1
+	# shellcheck disable=SC2034 # fields kept for the diagnostics
+	set -- $row
+	IR_NAME=$2 IR_SAMPLES=$3 IR_MIN=$4 IR_MEAN=$5 IR_P99=$6 IR_P999=$7
+	IR_MAX=$8 IR_MAXCPU=$9
+	shift 9
+	IR_CPID=$1
+	shift
+	IR_CCOMM=$*
+}
+
+# ir_show - irq/lines as diagnostics
+ir_show()
+{
+	local l
+	while IFS= read -r l; do
+		lh_diag "irq/lines: $l"
+	done <"$LH_DIR/irq/lines"
+}
+
+# ir_threaded - are device interrupts threaded on this boot?
+ir_threaded()
+{
+	grep -q PREEMPT_RT /proc/version 2>/dev/null ||
+		grep -qw threadirqs /proc/cmdline 2>/dev/null
+}
+
+lh_case_begin
+avail=$(lh_status_field irq available)
+if ir_threaded; then
+	[ "$avail" = 1 ] || lh_err "interrupts are threaded here, but irq is not available: $(lh_status_line irq)"
+else
+	[ "$avail" = 0 ] || lh_err "interrupts are not threaded here, but irq is available"
+	case $(lh_status_line irq) in
+	*" reason=interrupts are not threaded"*) ;;
+	*) lh_err "no reason in: $(lh_status_line irq)" ;;
+	esac
+	lh_expect_write_errno "$LH_DIR/enable/irq" 1 ENODEV
+fi
+lh_case_end status_says_whether_interrupts_are_threaded
+if [ "$avail" != 1 ]; then
+	why="interrupts are not threaded on this boot (no PREEMPT_RT, no threadirqs)"
+	lh_skip one_sample_per_interrupt_in_the_named_line "$why"
+	lh_skip preempt_off_section_is_the_lines_max_with_its_culprit "$why"
+	lh_skip reset_empties_the_lines "$why"
+	lh_skip disabled_files_nothing "$why"
+	lh_finished
+fi
+
+insmod "${LH_LOAD_TEST_MODULE%/*}/lh_irq_test.ko" cpu=1 count=$COUNT gap_us=$GAP_US ||
+	lh_bail "cannot load lh_irq_test"
+IT_PARAMS=/sys/module/lh_irq_test/parameters
+# it_cleanup - lh_cleanup hook: unload lh_irq_test
+it_cleanup()
+{
+	rmmod lh_irq_test 2>/dev/null
+}
+LH_CLEANUP_HOOKS="it_cleanup $LH_CLEANUP_HOOKS"
+lh_value "$IT_PARAMS/irq"
+IRQ=$LH_VALUE
+lh_diag "lh_irq_test: line $IRQ, thread $(grep -l "^irq/$IRQ-" /proc/[0-9]*/comm 2>/dev/null | head -n 1)"
+
+lh_case_begin
+lh_enable irq
+lh_reset irq
+lh_value "$IT_PARAMS/fired"
+fired0=$LH_VALUE
+echo 1 >"$IT_PARAMS/trigger" || lh_err "lh_irq_test's run failed"
+lh_value "$IT_PARAMS/fired"
+fired=$((LH_VALUE - fired0))
+ir_show
+if ! ir_line "$IRQ"; then
+	lh_err "irq/lines has no row for line $IRQ"
+else
+	[ "$fired" = $COUNT ] || lh_err "lh_irq_test fired $fired interrupts, expected $COUNT"
+	[ "$IR_SAMPLES" = "$fired" ] ||
+		lh_err "line $IRQ has $IR_SAMPLES samples for $fired interrupts"
+	[ "$IR_NAME" = lh_irq_test ] || lh_err "line $IRQ is named '$IR_NAME', expected lh_irq_test"
+	total=$(hl_total irq 1)
+	[ "$total" -ge "$fired" ] ||
+		lh_err "irq/CPU1 holds $total samples, fewer than the line's $fired"
+	[ "$IR_MIN" -le "$IR_P99" ] && [ "$IR_P99" -le "$IR_P999" ] &&
+		[ "$IR_P999" -le "$IR_MAX" ] ||
+		lh_err "line $IRQ: min $IR_MIN p99 $IR_P99 p99.9 $IR_P999 max $IR_MAX out of order"
+fi
+lh_case_end one_sample_per_interrupt_in_the_named_line
+
+lh_case_begin
+lh_reset irq
+echo $HOLDS >"$IT_PARAMS/count"
+echo $HOLD_US >"$IT_PARAMS/hold_us"
+echo 1 >"$IT_PARAMS/trigger" || lh_err "lh_irq_test's run with sections failed"
+ir_show
+hl_show_maxrecs irq
+if ! ir_line "$IRQ"; then
+	lh_err "irq/lines has no row for line $IRQ"
+else
+	[ "$IR_SAMPLES" = $HOLDS ] || lh_err "line $IRQ has $IR_SAMPLES samples for $HOLDS sections"
+	# TCG's timer and udelay disagree: 3000 us sections made 529-1105 us
+	[ "$IR_MAX" -ge $((HOLD_US / 8)) ] ||
+		lh_err "line $IRQ: maximum $IR_MAX us < $((HOLD_US / 8)) us with $HOLD_US us sections"
+	[ "$IR_MAXCPU" = 1 ] || lh_err "line $IRQ: maximum on CPU $IR_MAXCPU, expected 1"
+	[ "$IR_CCOMM" = lh_irq_hold ] ||
+		lh_err "line $IRQ: culprit '$IR_CCOMM', expected lh_irq_hold"
+	if hl_maxrec irq 1 && [ -z "$MR_NONE" ] && [ "$MR_LAT" = "$IR_MAX" ]; then
+		case $MR_VCOMM in
+		"irq/$IRQ-"*) ;;
+		*) lh_err "irq/max_latency-CPU1 victim '$MR_VCOMM', expected irq/$IRQ-..." ;;
+		esac
+		[ "$MR_CCOMM" = lh_irq_hold ] ||
+			lh_err "irq/max_latency-CPU1 culprit '$MR_CCOMM', expected lh_irq_hold"
+	else
+		lh_diag "irq/max_latency-CPU1 is another line's: $MR_LINE"
+	fi
+fi
+lh_case_end preempt_off_section_is_the_lines_max_with_its_culprit
+
+lh_case_begin
+lh_reset irq
+ir_line "$IRQ" && lh_err "line $IRQ still has a row after the reset: $IR_SAMPLES samples"
+lh_case_end reset_empties_the_lines
+
+lh_case_begin
+lh_expect_write_ok "$LH_DIR/enable/irq" 0
+echo 0 >"$IT_PARAMS/hold_us"
+echo 3 >"$IT_PARAMS/count"
+echo 1 >"$IT_PARAMS/trigger" || lh_err "lh_irq_test's run failed"
+ir_line "$IRQ" && lh_err "line $IRQ has $IR_SAMPLES samples with irq disabled"
+lh_case_end disabled_files_nothing
+
+lh_finished

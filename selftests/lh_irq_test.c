@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lh_irq_test - a threaded interrupt line the irq type's selftest fires
+ *
+ * The irq type measures a hard interrupt's entry to the switch-in of the
+ * thread it woke. To know how many such interrupts came and what delayed
+ * their thread, this module makes an interrupt line of its own: an irq
+ * descriptor of the kernel's dummy chip, handled by handle_simple_irq, with a threaded handler requested as a
+ * driver would (no primary handler, IRQF_ONESHOT): its thread is
+ * irq/<irq>-lh_irq_test. It fires the line from a pinned hard hrtimer, so
+ * the handler runs in a real timer interrupt on @cpu, the CPU its thread
+ * binds itself to.
+ *
+ * Usage, all files in /sys/module/lh_irq_test/parameters/:
+ *
+ *   insmod lh_irq_test.ko cpu=1	# timer and thread on CPU 1
+ *   cat irq				# the line's number
+ *   echo 20 > count; echo 2000 > gap_us; echo 1 > trigger
+ *					# 20 interrupts, 2 ms apart
+ *   echo 3000 > hold_us; echo 1 > trigger
+ *					# each inside a preempt-off section
+ *   cat fired handled			# interrupts fired / threaded runs
+ *
+ * A run is a kthread "lh_irq_hold" bound to @cpu. Per interrupt it arms
+ * the timer LH_FIRE_DELAY_US ahead, then either sleeps until the thread
+ * has handled it or, with @hold_us, disables preemption first and spins
+ * @hold_us, so the thread woken by the interrupt waits for the end of the
+ * section: a sample of about @hold_us - LH_FIRE_DELAY_US whose culprit is
+ * lh_irq_hold. Then it sleeps @gap_us. A write to trigger returns when the
+ * run is over: 0, or -ETIMEDOUT if an interrupt's thread did not run
+ * within a second. Runs are serialised by the module's parameter lock.
+ *
+ * Loading fires one interrupt and waits for its thread, which binds
+ * itself to @cpu there, so that the samples of the runs are all filed on
+ * @cpu.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/hrtimer.h>
+#include <linux/interrupt.h>
+#include <linux/irq.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/sched.h>
+#include <linux/wait.h>
+
+#include <latency_hist/compat.h>
+
+#define LH_FIRE_DELAY_US	20	/* from arming the timer to the interrupt */
+#define LH_HANDLED_TIMEOUT	HZ	/* for an interrupt's thread to run */
+
+static unsigned int lh_cpu = 1;
+module_param_named(cpu, lh_cpu, uint, 0444);
+MODULE_PARM_DESC(cpu, "the CPU of the timer and the line's thread (load time)");
+static unsigned int lh_count = 10;
+module_param_named(count, lh_count, uint, 0644);
+MODULE_PARM_DESC(count, "interrupts per run");
+static unsigned int lh_gap_us = 2000;
+module_param_named(gap_us, lh_gap_us, uint, 0644);
+MODULE_PARM_DESC(gap_us, "microseconds between two interrupts");
+static unsigned int lh_hold_us;
+module_param_named(hold_us, lh_hold_us, uint, 0644);
+MODULE_PARM_DESC(hold_us, "fire each inside a preempt-off section this long (0: none)");
+static int lh_irq = -1;
+module_param_named(irq, lh_irq, int, 0444);
+MODULE_PARM_DESC(irq, "the line's number");
+static atomic_t lh_fired = ATOMIC_INIT(0);
+module_param_named(fired, lh_fired.counter, int, 0444);
+MODULE_PARM_DESC(fired, "interrupts fired since load");
+static atomic_t lh_handled = ATOMIC_INIT(0);
+module_param_named(handled, lh_handled.counter, int, 0444);
+MODULE_PARM_DESC(handled, "runs of the threaded handler since load");
+
+static DECLARE_WAIT_QUEUE_HEAD(lh_handled_wq);
+static struct hrtimer lh_fire_timer;
+
+/* lh_fire_fn - the timer interrupt: raise the line */
+static enum hrtimer_restart lh_fire_fn(struct hrtimer *timer)
+{
+	atomic_inc(&lh_fired);
+	generic_handle_irq(lh_irq);
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * lh_thread_fn - the line's threaded handler; binds its thread to @cpu
+ * (the kernel moves it only when the line's affinity changes)
+ */
+static irqreturn_t lh_thread_fn(int irq, void *dev_id)
+{
+	if (raw_smp_processor_id() != lh_cpu)
+		set_cpus_allowed_ptr(current, cpumask_of(lh_cpu));
+	atomic_inc(&lh_handled);
+	wake_up(&lh_handled_wq);
+	return IRQ_HANDLED;
+}
+
+/* lh_fire_one - fire the line once, in a preempt-off section if asked */
+static int lh_fire_one(unsigned int hold_us)
+{
+	int target = atomic_read(&lh_handled) + 1;
+
+	if (hold_us)
+		preempt_disable();
+	hrtimer_start(&lh_fire_timer, ns_to_ktime(LH_FIRE_DELAY_US * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	if (hold_us) {
+		udelay(hold_us);
+		preempt_enable();
+	}
+	if (!wait_event_timeout(lh_handled_wq,
+				atomic_read(&lh_handled) >= target,
+				LH_HANDLED_TIMEOUT))
+		return -ETIMEDOUT;
+	return 0;
+}
+
+/* struct lh_run - one trigger write, shared with its kthread */
+struct lh_run {
+	unsigned int count;
+	unsigned int gap_us;
+	unsigned int hold_us;
+	int err;
+	struct completion finished;
+};
+
+/* lh_hold_thread - the run, on the line's CPU */
+static int lh_hold_thread(void *data)
+{
+	struct lh_run *run = data;
+	unsigned int i;
+
+	for (i = 0; i < run->count && !run->err; i++) {
+		run->err = lh_fire_one(run->hold_us);
+		if (run->gap_us)
+			usleep_range(run->gap_us, run->gap_us + run->gap_us / 8);
+	}
+	complete(&run->finished);
+
+	/* @run is on the writer's stack: only kthread_stop() may end us. */
+	set_current_state(TASK_INTERRUPTIBLE);
+	while (!kthread_should_stop()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/* lh_run - fire @count interrupts from a kthread on the line's CPU */
+static int lh_run(unsigned int count, unsigned int gap_us,
+		  unsigned int hold_us)
+{
+	struct lh_run run = {
+		.count = count,
+		.gap_us = gap_us,
+		.hold_us = hold_us,
+	};
+	struct task_struct *task;
+
+	if (!cpu_online(lh_cpu))
+		return -EINVAL;
+	init_completion(&run.finished);
+	task = kthread_create(lh_hold_thread, &run, "lh_irq_hold");
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+	kthread_bind(task, lh_cpu);
+	wake_up_process(task);
+	wait_for_completion(&run.finished);
+	kthread_stop(task);
+	return run.err;
+}
+
+/* lh_trigger_set - trigger: a run as the parameters say */
+static int lh_trigger_set(const char *val, const struct kernel_param *kp)
+{
+	return lh_run(lh_count, lh_gap_us, lh_hold_us);
+}
+
+static const struct kernel_param_ops lh_trigger_ops = {
+	.set = lh_trigger_set,
+};
+module_param_cb(trigger, &lh_trigger_ops, NULL, 0200);
+MODULE_PARM_DESC(trigger, "write 1: fire count interrupts, return when done");
+
+/* lh_line_setup - an irq descriptor of the dummy chip, a threaded handler on it */
+static int lh_line_setup(void)
+{
+	int irq, ret;
+
+	irq = irq_alloc_desc(NUMA_NO_NODE);
+	if (irq < 0)
+		return irq;
+	irq_set_chip_and_handler(irq, &dummy_irq_chip, handle_simple_irq);
+	irq_clear_status_flags(irq, IRQ_NOREQUEST | IRQ_NOPROBE);
+	lh_irq = irq;
+	ret = request_threaded_irq(irq, NULL, lh_thread_fn, IRQF_ONESHOT,
+				   "lh_irq_test", &lh_handled);
+	if (ret)
+		goto out_free_desc;
+	return 0;
+
+out_free_desc:
+	irq_free_desc(irq);
+	lh_irq = -1;
+	return ret;
+}
+
+/* lh_line_teardown - undo lh_line_setup() */
+static void lh_line_teardown(void)
+{
+	free_irq(lh_irq, &lh_handled);
+	irq_free_desc(lh_irq);
+}
+
+static int __init lh_irq_test_init(void)
+{
+	int ret;
+
+	if (lh_cpu >= nr_cpu_ids || !cpu_online(lh_cpu))
+		return -EINVAL;
+	lh_hrtimer_setup(&lh_fire_timer, lh_fire_fn, CLOCK_MONOTONIC,
+			 HRTIMER_MODE_REL_PINNED_HARD);
+	ret = lh_line_setup();
+	if (ret)
+		return ret;
+	/* The thread's first run binds it to @cpu. */
+	ret = lh_run(1, 0, 0);
+	if (ret) {
+		hrtimer_cancel(&lh_fire_timer);
+		lh_line_teardown();
+	}
+	return ret;
+}
+
+static void __exit lh_irq_test_exit(void)
+{
+	hrtimer_cancel(&lh_fire_timer);
+	lh_line_teardown();
+}
+
+module_init(lh_irq_test_init);
+module_exit(lh_irq_test_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("a threaded interrupt line fired from a timer, for the latency_hist selftests");
