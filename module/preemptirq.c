@@ -141,8 +141,9 @@ static struct lh_sections_cpu *lh_sections(unsigned int cpu)
 	return per_cpu_ptr(&lh_sections_cpus, cpu);
 }
 
-/* The dynamic hotplug state of lh_preemptirq_cpu_prepare(). */
+/* The dynamic hotplug states of lh_preemptirq_cpu_prepare() and _online(). */
 static enum cpuhp_state lh_preemptirq_hp_state;
+static enum cpuhp_state lh_preemptirq_hp_online;
 
 static const enum lh_hist_id lh_off_hist[LH_NR_OFF] = {
 	[LH_OFF_IRQS]		= LH_HIST_IRQSOFF,
@@ -641,11 +642,39 @@ static void lh_preemptirq_clear(void)
  *
  * A CPU going offline leaves idle without the cpu_idle event, with the
  * section its last schedule() opened still open: it must not close as one
- * huge sample when the CPU comes back.
+ * huge sample when the CPU comes back. And the CPU's probes time nothing
+ * until lh_preemptirq_cpu_online() has run on it.
  */
 static int lh_preemptirq_cpu_prepare(unsigned int cpu)
 {
-	lh_sections_forget(lh_sections(cpu));
+	struct lh_sections_cpu *sc = lh_sections(cpu);
+
+	lh_sections_forget(sc);
+	sc->busy = true;
+	return 0;
+}
+
+/*
+ * lh_preemptirq_cpu_online - hotplug, on @cpu once it runs tasks: its
+ * probes time sections again, from a local_clock() that has caught up
+ *
+ * Where sched_clock is unstable (a TSC the kernel does not trust, so the
+ * sections read local_clock()), a CPU that comes back reads its
+ * local_clock() from where it went offline, held within a tick of that,
+ * until its first tick brings it up to date: the tick's own interrupt
+ * would then file the time offline as one irqs-off section. Calling what
+ * the idle loop calls at wakeup brings it up to date now, and only then
+ * do the probes start; it does nothing where sched_clock is stable.
+ */
+static int lh_preemptirq_cpu_online(unsigned int cpu)
+{
+	unsigned long flags;
+
+	sched_clock_idle_wakeup_event();
+	/* The probes of this CPU find it busy and ignore the toggles. */
+	local_irq_save(flags);
+	lh_sections_forget(lh_this_sections());
+	local_irq_restore(flags);
 	return 0;
 }
 
@@ -724,9 +753,9 @@ const struct lh_switch_ops lh_preemptirq_ops = {
 };
 
 /**
- * lh_preemptirq_init() - register the hotplug callback that discards the
- * sections an offline CPU left open, and the PM notifier that keeps a
- * suspend out of them
+ * lh_preemptirq_init() - register the hotplug callbacks that discard the
+ * sections an offline CPU left open and hold its probes until its clock
+ * caught up, and the PM notifier that keeps a suspend out of them
  *
  * Context: module init; may sleep.
  * Return: 0 or a negative error from the CPU hotplug core or the PM
@@ -742,11 +771,19 @@ int lh_preemptirq_init(void)
 	if (ret < 0)
 		return ret;
 	lh_preemptirq_hp_state = ret;
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN,
+					"latency_hist/preemptirq:online",
+					lh_preemptirq_cpu_online, NULL);
+	if (ret < 0)
+		goto out_remove_state;
+	lh_preemptirq_hp_online = ret;
 	ret = register_pm_notifier(&lh_preemptirq_pm_nb);
 	if (ret)
-		goto out_remove_state;
+		goto out_remove_online;
 	return 0;
 
+out_remove_online:
+	cpuhp_remove_state_nocalls(lh_preemptirq_hp_online);
 out_remove_state:
 	cpuhp_remove_state_nocalls(lh_preemptirq_hp_state);
 	return ret;
@@ -760,5 +797,6 @@ out_remove_state:
 void lh_preemptirq_exit(void)
 {
 	unregister_pm_notifier(&lh_preemptirq_pm_nb);
+	cpuhp_remove_state_nocalls(lh_preemptirq_hp_online);
 	cpuhp_remove_state_nocalls(lh_preemptirq_hp_state);
 }

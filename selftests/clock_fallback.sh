@@ -29,7 +29,10 @@
 #    clock_why=tsc_marked_unstable_since_load, and clock_drops counts at
 #    least that section;
 #  - the next section of N us, read on the kernel's clocks, is filed with
-#    its length (the maximum is >= N us).
+#    its length (the maximum is >= N us);
+#  - on local_clock(), CPU 1 offline for 2 s and back files no section of a
+#    second (the kernel resynchronizes a CPU's local_clock() only at its
+#    first tick back, which moves it on by the time offline).
 # Run last: the boot's TSC stays unstable afterwards, so it runs only where
 # LH_DISPOSABLE_BOOT=1 says the machine is rebooted after the tests (the
 # VMs of scripts/run-tests.sh); on a rig it skips, saying so, rather than
@@ -56,7 +59,7 @@ if [ "$clock" != tsc ]; then
 	lh_skip_all "the probes read clock=$clock here ($why), not the TSC: nothing to fall back from"
 fi
 lt_load cpu=1 mode=preempt delay_us=$N count=1
-lh_plan 6
+lh_plan 7
 
 # cf_section [PARAM VALUE] - one section of N us on CPU 1 (halfway through
 # which lh_load_test does what PARAM=VALUE asks) from a reset preemptoff/;
@@ -129,6 +132,7 @@ cf_section
 lh_case_end sections_after_the_fall_back_are_filed
 
 lt_unload
+hl_offline_sections offline_time_on_local_clock_is_not_a_section
 lh_unload_or_bail
 lh_case_dmesg_clean
 lh_finished

@@ -283,28 +283,7 @@ lh_diag "hardirq $n us x $k during preemption toggles: irqsoff/CPU1 total $(hl_t
 	lh_err "irqsoff/CPU1: $got samples >= $n us for $k interrupts of $n us: those that landed in a preempt probe went unseen"
 lh_case_end interrupts_landing_in_preempt_probes_are_measured
 
-lh_case_begin
-online=/sys/devices/system/cpu/cpu1/online
-if ! lh_req_met cpu1-hotplug; then
-	lh_skip offline_time_is_not_a_section "$LH_REQ_WHY"
-else
-	for h in irqsoff preemptoff preemptirqsoff; do
-		lh_write "$LH_DIR/$h/reset" 1 || lh_err "cannot reset $h"
-	done
-	lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 1
-	echo 0 >"$online" || lh_err "cannot take CPU 1 offline"
-	lh_sleep_s 2
-	echo 1 >"$online" || lh_err "cannot bring CPU 1 back online"
-	lh_activity
-	lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 0
-	for h in irqsoff preemptoff preemptirqsoff; do
-		m=$(hl_max $h 1)
-		lh_diag "after 2 s offline: $h/CPU1 total $(hl_total $h 1) max $m over $(hl_over $h 1)"
-		[ "$m" = "<undef>" ] || [ "$m" -lt 1000000 ] ||
-			lh_err "$h/CPU1: a section of $m us after 2 s offline"
-	done
-	lh_case_end offline_time_is_not_a_section
-fi
+hl_offline_sections offline_time_is_not_a_section
 
 lt_unload
 lh_unload_or_bail

@@ -226,6 +226,37 @@ hl_show_totals()
 	done
 }
 
+# hl_offline_sections NAME - the case NAME: with the critical-section types
+# on, CPU 1 goes offline for 2 s and comes back; none of its sections may be
+# a second or more (the time offline, or a clock that jumps when the CPU
+# comes back). Skipped where CPU 1 cannot go offline.
+hl_offline_sections()
+{
+	local online h m
+	lh_case_begin
+	online=/sys/devices/system/cpu/cpu1/online
+	if ! lh_req_met cpu1-hotplug; then
+		lh_skip "$1" "$LH_REQ_WHY"
+		return
+	fi
+	for h in irqsoff preemptoff preemptirqsoff; do
+		lh_write "$LH_DIR/$h/reset" 1 || lh_err "cannot reset $h"
+	done
+	lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 1
+	echo 0 >"$online" || lh_err "cannot take CPU 1 offline"
+	lh_sleep_s 2
+	echo 1 >"$online" || lh_err "cannot bring CPU 1 back online"
+	lh_activity
+	lh_expect_write_ok "$LH_DIR/enable/preemptirqsoff" 0
+	for h in irqsoff preemptoff preemptirqsoff; do
+		m=$(hl_max $h 1)
+		lh_diag "after 2 s offline: $h/CPU1 total $(hl_total $h 1) max $m over $(hl_over $h 1)"
+		[ "$m" = "<undef>" ] || [ "$m" -lt 1000000 ] ||
+			lh_err "$h/CPU1: a section of $m us after 2 s offline"
+	done
+	lh_case_end "$1"
+}
+
 # hl_check_invariants SAME_INTERVAL - what every wakeup and timer test must
 # leave true (Documentation/latency_hist.rst, "What a sample means"); call
 # inside a case, it reports through lh_err. It turns every switch off, then:
