@@ -51,6 +51,8 @@
 
 #include <latency_hist/compat.h>
 
+#include "lh_kthread_wait.h"
+
 #define LH_FIRE_DELAY_US	20	/* from arming the timer to the interrupt */
 #define LH_HANDLED_TIMEOUT	HZ	/* for an interrupt's thread to run */
 
@@ -141,15 +143,7 @@ static int lh_hold_thread(void *data)
 			usleep_range(run->gap_us, run->gap_us + run->gap_us / 8);
 	}
 	complete(&run->finished);
-
-	/* @run is on the writer's stack: only kthread_stop() may end us. */
-	set_current_state(TASK_INTERRUPTIBLE);
-	while (!kthread_should_stop()) {
-		schedule();
-		set_current_state(TASK_INTERRUPTIBLE);
-	}
-	__set_current_state(TASK_RUNNING);
-	return 0;
+	return lh_kthread_wait_stop();
 }
 
 /* lh_run - fire @count interrupts from a kthread on the line's CPU */

@@ -115,6 +115,8 @@
 
 #include <latency_hist/compat.h>
 
+#include "lh_kthread_wait.h"
+
 #ifdef CONFIG_X86_LOCAL_APIC
 #include <asm/apic.h>
 #include <asm/irq_vectors.h>
@@ -480,15 +482,7 @@ static int lh_load_thread(void *data)
 			cond_resched();
 	}
 	complete(&run->finished);
-
-	/* @run is on the writer's stack: only kthread_stop() may end us. */
-	set_current_state(TASK_INTERRUPTIBLE);
-	while (!kthread_should_stop()) {
-		schedule();
-		set_current_state(TASK_INTERRUPTIBLE);
-	}
-	__set_current_state(TASK_RUNNING);
-	return 0;
+	return lh_kthread_wait_stop();
 }
 
 /* lh_run - run the configured sections on the target CPU and wait for them */
