@@ -15,8 +15,8 @@
  * for preemption). Unlike the RT patch, a preempt-off section starts at the
  * real preempt_disable(), not only at idle exit. What is not latency is left
  * out: idle (lh_probe_cpu_idle()), a CPU's way offline and back
- * (lh_preemptirq_cpu_prepare()), suspend and hibernation
- * (lh_preemptirq_pm()).
+ * (lh_preemptirq_cpu_prepare(), lh_preemptirq_cpu_online()), suspend and
+ * hibernation (lh_preemptirq_pm()).
  *
  * WARNING: these probes run on every outermost interrupt and preemption
  * toggle, millions of times a second. They are notrace, skip NMI context,
