@@ -42,6 +42,7 @@
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 #include <trace/events/irq.h>
 #include <trace/events/sched.h>
 
@@ -259,19 +260,19 @@ static irqreturn_t lh_irq_probe_handler(int irq, void *ran_in)
 }
 
 /*
- * lh_irq_forced_threads - does this kernel thread every handler
- * (threadirqs)? The switch is not exported: request a handler on a line of
- * our own, raise it from this task with interrupts off and see whether
- * the handler ran here or in a thread. Once, at load.
+ * lh_irq_probe_line - in a kworker (lh_irq_forced_threads()): request a
+ * handler on a line of our own, raise it from this task with interrupts
+ * off and see whether the handler ran here or in a thread; 1 if in a
+ * thread
  */
-static bool lh_irq_forced_threads(void)
+static long lh_irq_probe_line(void *unused)
 {
 	int ran_in = 0;
 	int irq;
 
 	irq = irq_alloc_desc(NUMA_NO_NODE);
 	if (irq < 0)
-		return false;
+		return 0;
 	irq_set_chip_and_handler(irq, &dummy_irq_chip, handle_simple_irq);
 	irq_clear_status_flags(irq, IRQ_NOREQUEST | IRQ_NOPROBE);
 	lh_irq_prober = current;
@@ -285,6 +286,20 @@ static bool lh_irq_forced_threads(void)
 out_free_desc:
 	irq_free_desc(irq);
 	return READ_ONCE(ran_in) == 2;
+}
+
+/*
+ * lh_irq_forced_threads - does this kernel thread every handler
+ * (threadirqs)? The switch is not exported, so a line of our own is asked,
+ * once, at load. In a kworker, not in the loading task: the kernel's
+ * interrupt code warns when one of its own allocations fails half way
+ * (/proc/irq/N/node in 6.12), and that is not the module's to show (the
+ * failure injection of fault_inject.sh is confined to the loading task).
+ */
+static bool lh_irq_forced_threads(void)
+{
+	return work_on_cpu_safe(raw_smp_processor_id(), lh_irq_probe_line,
+				NULL) == 1;
 }
 #else
 /* lh_irq_forced_threads - all threaded on PREEMPT_RT; never without the option */
