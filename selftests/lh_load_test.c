@@ -585,14 +585,7 @@ static int lh_praecox_thread(void *data)
 	destroy_hrtimer_on_stack(&sl.timer);
 	if (atomic_inc_return(&run->nr_armed) == run->n)
 		complete(&run->all_armed);
-
-	set_current_state(TASK_INTERRUPTIBLE);
-	while (!kthread_should_stop()) {
-		schedule();
-		set_current_state(TASK_INTERRUPTIBLE);
-	}
-	__set_current_state(TASK_RUNNING);
-	return 0;
+	return lh_kthread_wait_stop();
 }
 
 /*
