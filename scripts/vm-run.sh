@@ -60,7 +60,13 @@
 #   --name NAME    base name of the log files (default: the kernel release)
 #   --ignore-dmesg ERE   dmesg lines matching ERE are not checked (repeatable)
 #   --qemu-arg ARG extra qemu argument (repeatable), e.g. --qemu-arg -cpu --qemu-arg max,la57=off
-#   --s3           let an amd64 guest suspend to RAM (ACPI S3, woken by its RTC alarm: rtcwake)
+#   --s3           let an amd64 guest suspend, to RAM (ACPI S3) and to idle, and wake it from here when
+#                  it asks (wake_guest below; the guest's tests see LH_VM_WAKE=1, 0 without --s3). No
+#                  9p mount works after a resume (its virtio device is reset, and 9p cannot restore
+#                  its queue): the guest's user space is busybox in memory, and what it reads after a
+#                  resume must be in --ram directories
+#   --ram DIR      the guest copies DIR (shared as usual) into its memory at boot, over the 9p mount
+#                  (repeatable)
 #   --quiet        do not stream the command output to stdout (it is still saved)
 # Files written: NAME.log (serial console, incl. the dmesg dump), NAME.out (command output),
 #   NAME.dmesg (guest dmesg), NAME.result (key=value summary: status, dmesg, boot_s, elapsed_s, ...).
@@ -210,16 +216,18 @@ write_run_script() {
 	} > "$file"
 }
 
-# make_run_initrd - append a cpio holding /lh/run.sh and /lh/shares to the base initramfs
+# make_run_initrd BASE RUNSH SHARES RAMDIRS OUT - append a cpio holding /lh/run.sh, /lh/shares and
+# /lh/ramdirs to the base initramfs BASE
 make_run_initrd() {
-	local base=$1 runsh=$2 shares=$3 out=$4 stage
+	local base=$1 runsh=$2 shares=$3 ramdirs=$4 out=$5 stage
 	stage=$(mktemp -d)
 	mkdir -p "$stage/lh"
 	cp "$runsh" "$stage/lh/run.sh"
 	cp "$shares" "$stage/lh/shares"
+	cp "$ramdirs" "$stage/lh/ramdirs"
 	{
 		cat "$base" || die "cannot read the initramfs $base"
-		(cd "$stage" && printf 'lh\nlh/run.sh\nlh/shares\n' | cpio -o -H newc --quiet -R 0:0 | gzip -1)
+		(cd "$stage" && printf 'lh\nlh/run.sh\nlh/shares\nlh/ramdirs\n' | cpio -o -H newc --quiet -R 0:0 | gzip -1)
 	} > "$out" || die "cannot write $out (disk full?)"
 	rm -rf "$stage"
 }
@@ -266,9 +274,43 @@ check_dmesg() {
 	printf '%s' "$lines"
 }
 
+# wake_guest QEMU_PID OUT MON LOG - wake a --s3 guest that asks for it, until qemu QEMU_PID ends.
+# The guest (selftests/lib.sh, lh_suspend) prints "LH-VM-WAKE mode=MODE after=S" on its output OUT
+# before it suspends, and "LH-VM-WOKE" once it runs again. S s after the request, and every 5 s
+# until the guest says it woke, this presses, on qemu's monitor (the FIFOs MON.in and MON.out, its
+# replies logged to LOG): for deep (S3) system_wakeup, which qemu takes only while the machine is
+# suspended; for s2idle the ACPI power button (system_powerdown), a fixed event whose SCI is armed
+# to wake a kernel suspended to idle (its button driver must be loaded, as lh_suspend sees to).
+wake_guest() {
+	local qpid=$1 out=$2 mon=$3 log=$4 asked=0 woke n line mode after cmd cpid
+	cat "$mon.out" > "$log" 2>/dev/null &
+	cpid=$!
+	while kill -0 "$qpid" 2>/dev/null; do
+		n=$(tr -d '\r' < "$out" | grep -c 'LH-VM-WAKE ' || true)
+		if [ "$n" -gt "$asked" ]; then
+			asked=$n
+			line=$(tr -d '\r' < "$out" | grep 'LH-VM-WAKE ' | tail -n 1)
+			mode=$(sed -n 's/.*mode=\([a-z0-9]*\).*/\1/p' <<< "$line")
+			after=$(sed -n 's/.*after=\([0-9]*\).*/\1/p' <<< "$line")
+			cmd=system_wakeup
+			[ "$mode" = s2idle ] && cmd=system_powerdown
+			sleep "${after:-5}"
+			while kill -0 "$qpid" 2>/dev/null; do
+				woke=$(tr -d '\r' < "$out" | grep -c 'LH-VM-WOKE' || true)
+				[ "$woke" -lt "$asked" ] || break
+				# (a FIFO without a reader would block the open: qemu may just have ended)
+				timeout 5 bash -c 'printf "%s\n" "$1" > "$2"' - "$cmd" "$mon.in" || true
+				sleep 5
+			done
+		fi
+		sleep 1
+	done
+	kill "$cpid" 2>/dev/null || true
+}
+
 # main - parse options, boot the kernel, run the command, evaluate the results
 main() {
-	local append="" icount=0 s3=0 smp=2 mem=2048 timeout=${LH_VM_TIMEOUT:-600} cwd=$PWD
+	local append="" icount=0 s3=0 ram="" smp=2 mem=2048 timeout=${LH_VM_TIMEOUT:-600} cwd=$PWD
 	local logdir=${LH_LOGS:-$LH_TOP/build/logs} name="" quiet=0 kernel cmd
 	local -a envs=() ignores=() qextra=() shares=()
 	while [ $# -gt 0 ]; do
@@ -276,6 +318,7 @@ main() {
 		--append) append="$append $2"; shift 2 ;;
 		--icount) icount=1; shift ;;
 		--s3) s3=1; shift ;;
+		--ram) ram="$ram$2"$'\n'; shift 2 ;;
 		--smp) smp=$2; shift 2 ;;
 		--mem) mem=$2; shift 2 ;;
 		--timeout) timeout=$2; shift 2 ;;
@@ -321,6 +364,7 @@ main() {
 	guest_console=$(lh_matrix_get arch "$LH_KARCH" console)
 	guest_out=$(lh_matrix_get arch "$LH_KARCH" out)
 	tsc_from=$(lh_matrix_get arch "$LH_KARCH" tsc)
+	[ "$s3" = 1 ] && guest_root=busybox
 	command -v "$LH_QEMU" > /dev/null ||
 		die "$LH_QEMU not found: install qemu-system-x86 / qemu-system-arm (scripts/setup-host.sh does)"
 	name=${name:-$LH_KREL}
@@ -353,6 +397,7 @@ main() {
 	rm -f "$conlog" "$out" "$dmesg" "$result"
 	: > "$conlog"
 	: > "$out"
+	envs+=("LH_VM_WAKE=$s3")
 	write_run_script "$work/run.sh" "$cwd" "$cmd" "${envs[@]}"
 	local -a virtfs=()
 	local dir n=0
@@ -362,7 +407,13 @@ main() {
 		printf 'lhshare%s %s\n' "$n" "$dir" >> "$work/shares"
 		n=$((n + 1))
 	done < <(share_dirs "$LH_TOP" "$cwd" "$LH_CACHE" "$LH_KROOT" "${shares[@]}")
-	make_run_initrd "$base" "$work/run.sh" "$work/shares" "$work/initrd.gz"
+	: > "$work/ramdirs"
+	while IFS= read -r dir; do
+		[ -n "$dir" ] || continue
+		[ -d "$dir" ] || die "--ram $dir is not a directory"
+		(cd "$dir" && pwd -P) >> "$work/ramdirs"
+	done <<< "$ram"
+	make_run_initrd "$base" "$work/run.sh" "$work/shares" "$work/ramdirs" "$work/initrd.gz"
 
 	# shellcheck disable=SC2054 # commas are part of qemu option values
 	local -a qemu=("$LH_QEMU")
@@ -383,12 +434,14 @@ main() {
 	esac
 	[ "$icount" = 1 ] && qemu+=(-icount "shift=0,sleep=off")
 	# qemu's PIIX4 power management offers no S3 unless told to; with it the guest's
-	# /sys/power/mem_sleep offers deep. (Suspend-to-idle is always there, but nothing wakes it
-	# under qemu: the RTC alarm raises its ACPI wake event only from S3, and its interrupt is the
-	# HPET's in legacy replacement mode, which is not armed for wake.)
+	# /sys/power/mem_sleep offers deep. Suspend-to-idle is always there. Neither wakes by the
+	# guest's RTC alarm here (S3: still asleep minutes later under TCG; s2idle: qemu raises the
+	# RTC's ACPI wake event only from S3), so wake_guest wakes it through a monitor on two FIFOs.
 	if [ "$s3" = 1 ]; then
 		[ "$LH_KARCH" = amd64 ] || die "--s3: only amd64 guests (qemu's PIIX4) suspend to RAM here"
-		qemu+=(-global PIIX4_PM.disable_s3=0)
+		mkfifo "$work/mon.in" "$work/mon.out"
+		qemu+=(-global PIIX4_PM.disable_s3=0 -chardev "pipe,id=mon,path=$(qemu_opt_value "$work/mon")"
+			-mon chardev=mon,mode=readline)
 	fi
 	qemu+=("${qextra[@]}")
 
@@ -403,8 +456,14 @@ main() {
 		tail -n +1 -F --pid="$qpid" "$out" 2>/dev/null | tr -d '\r' &
 		tpid=$!
 	fi
+	local wpid=""
+	if [ "$s3" = 1 ]; then
+		wake_guest "$qpid" "$out" "$work/mon" "$logdir/$name.monitor" &
+		wpid=$!
+	fi
 	wait "$qpid" || qrc=$?
 	if [ -n "$tpid" ]; then wait "$tpid" 2>/dev/null || true; fi
+	if [ -n "$wpid" ]; then wait "$wpid" 2>/dev/null || true; fi
 	t1=$(date +%s.%N)
 	trap 'rm -rf "$work"' EXIT
 
