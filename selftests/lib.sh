@@ -287,7 +287,7 @@ lh_setup()
 #   lockdown           the kernel is locked down (LH_LOCKDOWN gets the level)
 #   preemptirq         the kernel has the preemptirq tracepoints (or cannot
 #                      tell: then a type: word decides after the load)
-#   failslab kmemleak s2idle rtc-wakealarm ns_last_pid tracefs
+#   failslab kmemleak s2idle ns_last_pid tracefs
 #   synthetic-events timerlat   those kernel features
 #   lh_load_test lh_probe_test  the test modules (inject_lib.sh)
 #   lh_irq_test        the threaded interrupt line module (irq.sh)
@@ -296,13 +296,16 @@ lh_setup()
 #   lh-tool            scripts/lh beside the selftests (or LH_TOOL)
 #   rt_sleeper rt_hog timer_fd lh_readcheck lh_write lh_fuzz
 #                      helper programs built by make -C selftests
-#   cyclictest rtla trace-cmd rtcwake   programs installed on the system
+#   suspend-wake       something wakes a suspend lh_suspend starts: in a
+#                      qemu guest vm-run.sh --s3 (LH_VM_WAKE=1), on a rig
+#                      the RTC alarm (rtcwake and rtc0's wakealarm)
+#   cyclictest rtla trace-cmd   programs installed on the system
 #   type:NAME          status says histogram NAME is available
 LH_REQ_WORDS="none cpu1 cpu1-hotplug disposable-boot icount not-rt not-lockdep
-lockdown preemptirq failslab kmemleak s2idle s3 rtc-wakealarm ns_last_pid tracefs
+lockdown preemptirq failslab kmemleak s2idle s3 suspend-wake ns_last_pid tracefs
 synthetic-events timerlat lh_load_test lh_probe_test lh_irq_test module-file packaged-lh
 lh-tool rt_sleeper rt_hog timer_fd lh_readcheck lh_write lh_fuzz cyclictest
-rtla trace-cmd rtcwake type:NAME"
+rtla trace-cmd type:NAME"
 LH_REQ=			# the words of this test's "# requires:" line
 LH_REQ_MET=		# the words found met so far (each is checked once)
 LH_REQ_TYPES=		# the type: words, checked at the first load
@@ -401,9 +404,18 @@ lh_req_met()
 		grep -qw deep /sys/power/mem_sleep 2>/dev/null ||
 			LH_REQ_WHY="this machine cannot suspend to RAM (no deep in /sys/power/mem_sleep; under qemu: -global PIIX4_PM.disable_s3=0)"
 		;;
-	rtc-wakealarm)
-		[ -e /sys/class/rtc/rtc0/wakealarm ] ||
-			LH_REQ_WHY="no RTC with a wake alarm (rtc0)"
+	suspend-wake)
+		case ${LH_VM_WAKE:-} in
+		1) ;;
+		0) LH_REQ_WHY="a qemu guest that nothing wakes from a suspend (vm-run.sh --s3, a matrix line's s3=1, wakes it)" ;;
+		*)
+			if ! command -v rtcwake >/dev/null 2>&1; then
+				LH_REQ_WHY="rtcwake (util-linux) is not installed"
+			elif [ ! -e /sys/class/rtc/rtc0/wakealarm ]; then
+				LH_REQ_WHY="no RTC with a wake alarm (rtc0)"
+			fi
+			;;
+		esac
 		;;
 	ns_last_pid)
 		[ -w /proc/sys/kernel/ns_last_pid ] ||
@@ -446,11 +458,10 @@ lh_req_met()
 		[ -x "$LH_BINDIR/$1" ] ||
 			LH_REQ_WHY="$1 is not built (make -C selftests)"
 		;;
-	cyclictest | rtla | trace-cmd | rtcwake)
+	cyclictest | rtla | trace-cmd)
 		if ! command -v "$1" >/dev/null 2>&1; then
 			case $1 in
 			cyclictest) LH_REQ_WHY="cyclictest (rt-tests) is not installed" ;;
-			rtcwake) LH_REQ_WHY="rtcwake (util-linux) is not installed" ;;
 			*) LH_REQ_WHY="$1 is not installed" ;;
 			esac
 		fi
@@ -971,6 +982,43 @@ lh_case_dmesg_clean()
 }
 
 # ---------------------------------------------------------------- kernel
+
+# lh_suspend MODE S - suspend the machine, to RAM (MODE deep) or to idle
+# (s2idle), for about S s, and return once it runs again; false, with an
+# lh_err, if it did not suspend. LH_SUSPEND_S gets the seconds it was
+# away by the wall clock. Needs suspend-wake: on a rig the RTC alarm wakes
+# it (rtcwake -m mem); in a qemu guest of vm-run.sh --s3 the host does,
+# asked by the LH-VM-WAKE line (vm-run.sh, wake_guest), S s after it:
+# through qemu's wakeup from S3, or from s2idle with the ACPI power button,
+# whose driver this loads where it is a module.
+lh_suspend()
+{
+	_n0=$(cat /sys/power/suspend_stats/success)
+	echo "$1" >/sys/power/mem_sleep 2>/dev/null ||
+		{ lh_err "cannot choose $1 in /sys/power/mem_sleep ($(cat /sys/power/mem_sleep))"; return 1; }
+	if [ "${LH_VM_WAKE:-}" = 1 ] && [ "$1" = s2idle ] && [ ! -d /sys/module/button ] &&
+		! modprobe -q button; then
+		lh_err "no ACPI button driver: nothing would wake the guest from s2idle"
+		return 1
+	fi
+	_t0=$(date +%s)
+	if [ "${LH_VM_WAKE:-}" = 1 ]; then
+		lh_diag "LH-VM-WAKE mode=$1 after=$2"
+		echo mem 2>"$LH_TMP/suspend" >/sys/power/state
+		_rc=$?
+		lh_diag "LH-VM-WOKE"
+	else
+		rtcwake -m mem -s "$2" >"$LH_TMP/suspend" 2>&1
+		_rc=$?
+	fi
+	LH_SUSPEND_S=$(($(date +%s) - _t0))
+	_n1=$(cat /sys/power/suspend_stats/success)
+	lh_diag "suspended ($1) for $LH_SUSPEND_S s: suspend_stats/success $_n0 -> $_n1"
+	if [ "$_rc" != 0 ] || [ "$_n1" -le "$_n0" ]; then
+		lh_err "no suspend to $1 (exit $_rc; suspend_stats/success $_n0 -> $_n1): $(cat "$LH_TMP/suspend")"
+		return 1
+	fi
+}
 
 # lh_tracefs - print the tracefs directory; false if there is none
 lh_tracefs()
