@@ -481,7 +481,6 @@ test_kernel() {
 	if [ "$(job_setting "$k" icount 0)" = 1 ] && [ "$no_icount" = 0 ]; then
 		args+=(--icount --env LH_VM_ICOUNT=1)
 	fi
-	[ "$(job_setting "$k" s3 0)" = 1 ] && args+=(--s3)
 	for setting in ${LH_GUEST_ENV:-}; do
 		args+=(--env "$setting")
 	done
@@ -493,8 +492,9 @@ test_kernel() {
 	else
 		summaries+=("kernel $k ($LH_KREL): build ok; selftests pass:$run_p fail:$run_f skip:$run_s$run_extra; dmesg $run_dmesg; boot ${run_boot:-?}s")
 		summarise_notok
-		boot=$(job_setting "$k" boot "")
-		[ -z "$boot" ] || extra_boot "$k" "$boot" "$src"
+		for boot in $(job_setting "$k" boot "" | tr ',' ' '); do
+			extra_boot "$k" "$boot" "$src"
+		done
 	fi
 	if [ -n "$dkms_pid" ]; then
 		# counted by collect_job, into one dkms summary line
@@ -512,12 +512,13 @@ test_kernel() {
 # without a skip (a skip means the boot was not what it is for). With LH_TESTS set, only when LH_TESTS
 # names one of its tests.
 extra_boot() {
-	local k=$1 name=$2 src=$3 kdir=$LH_KDIR krel=$LH_KREL what tests append signed hash mod t
+	local k=$1 name=$2 src=$3 kdir=$LH_KDIR krel=$LH_KREL what tests append signed hash mod t s3
 	what="kernel $k ($krel) booted with $name"
 	tests=$(lh_matrix_set "$(lh_matrix_get boot "$name" tests)") ||
 		die "scripts/matrix.conf: boot $name names no known set in tests="
 	append=$(lh_matrix_get boot "$name" append)
 	signed=$(lh_matrix_get boot "$name" signed)
+	s3=$(lh_matrix_get boot "$name" s3)
 	if [ -n "${LH_TESTS:-}" ]; then
 		for t in $tests; do [[ " $LH_TESTS " == *" $t "* ]] && break; t=""; done
 		[ -n "$t" ] || return 0
@@ -555,6 +556,8 @@ extra_boot() {
 	local -a args=(--env "LH_MODULE=$mod" --env "LH_SELFTEST_DIR=$src/selftests" --env "LH_TESTS=$tests"
 		"${pkg_env[@]}" --timeout "${timeout:-$(job_setting "$k" timeout "${LH_VM_TIMEOUT:-1200}")}")
 	[ -z "$append" ] || args+=(--append "$append")
+	# what the guest reads after a resume (no 9p mount survives it): the module and the selftests
+	[ "$s3" = 1 ] && args+=(--s3 --ram "$src" --env LH_DISPOSABLE_BOOT=1)
 	[ -f "$src/selftests/lh_load_test.ko" ] && args+=(--env "LH_LOAD_TEST_MODULE=$src/selftests/lh_load_test.ko")
 	log "== $k ($krel): $tests in a VM booted with $name${append:+ ($append)}"
 	run_extra=""
@@ -575,16 +578,17 @@ package_kernel() {
 	local k boot t
 	[ "$suite" = test ] || return 0
 	for k in $1; do
-		boot=$(job_setting "$k" boot "")
-		[ -n "$boot" ] && [ "$(lh_matrix_get boot "$boot" module)" = package ] || continue
-		if [ -n "${LH_TESTS:-}" ]; then
-			for t in $(lh_matrix_set "$(lh_matrix_get boot "$boot" tests)"); do
-				[[ " $LH_TESTS " == *" $t "* ]] && { echo "$k"; return 0; }
-			done
-			continue
-		fi
-		echo "$k"
-		return 0
+		for boot in $(job_setting "$k" boot "" | tr ',' ' '); do
+			[ "$(lh_matrix_get boot "$boot" module)" = package ] || continue
+			if [ -n "${LH_TESTS:-}" ]; then
+				for t in $(lh_matrix_set "$(lh_matrix_get boot "$boot" tests)"); do
+					[[ " $LH_TESTS " == *" $t "* ]] && { echo "$k"; return 0; }
+				done
+				continue
+			fi
+			echo "$k"
+			return 0
+		done
 	done
 }
 
