@@ -440,6 +440,7 @@ main() {
 	if [ "$s3" = 1 ]; then
 		[ "$LH_KARCH" = amd64 ] || die "--s3: only amd64 guests (qemu's PIIX4) suspend to RAM here"
 		mkfifo "$work/mon.in" "$work/mon.out"
+		# shellcheck disable=SC2054 # as above
 		qemu+=(-global PIIX4_PM.disable_s3=0 -chardev "pipe,id=mon,path=$(qemu_opt_value "$work/mon")"
 			-mon chardev=mon,mode=readline)
 	fi

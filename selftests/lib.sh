@@ -1004,8 +1004,9 @@ lh_suspend()
 	_t0=$(date +%s)
 	if [ "${LH_VM_WAKE:-}" = 1 ]; then
 		lh_diag "LH-VM-WAKE mode=$1 after=$2"
-		echo mem 2>"$LH_TMP/suspend" >/sys/power/state
-		_rc=$?
+		_rc=0
+		# shellcheck disable=SC2320 # echo's status is the write's
+		echo mem 2>"$LH_TMP/suspend" >/sys/power/state || _rc=$?
 		lh_diag "LH-VM-WOKE"
 	else
 		rtcwake -m mem -s "$2" >"$LH_TMP/suspend" 2>&1
