@@ -65,7 +65,9 @@ static const char *lh_x_reason;		/* NULL: explain is available */
  * have run on another CPU: lh_clock_ns() is the same on all CPUs);
  * missed_timer_offsets from the timer's expiry, which no event marks, to
  * the instant the late expiry is filed; irqsoff, preemptoff and
- * preemptirqsoff the section, ending where it is filed (preemptirq.c).
+ * preemptirqsoff the section, ending where it is filed (preemptirq.c); irq
+ * from the hard interrupt's entry (maybe on another CPU) to its thread's
+ * switch-in.
  *
  * The replay runs here, with interrupts off, in this CPU's scratch memory,
  * and its result is copied into the type's per-CPU record under that

@@ -49,6 +49,7 @@
 #include <latency_hist/clock.h>
 #include <latency_hist/compat.h>
 #include <latency_hist/control.h>
+#include <latency_hist/explain.h>
 #include <latency_hist/irq.h>
 #include <latency_hist/irq_priv.h>
 #include <latency_hist/sample.h>
@@ -198,8 +199,13 @@ static noinline void notrace lh_irq_switch_in(struct lh_irq_line *line,
 		filed = true;
 	}
 	lh_irq_line_unlock(line, flags);
-	if (filed)
-		lh_sample_record(LH_HIST_IRQ, cpu, lat_us, 0, next, prev, now);
+	if (!filed)
+		return;
+	lh_sample_record(LH_HIST_IRQ, cpu, lat_us, 0, next, prev, now);
+	if (lh_explaining())
+		lh_explain_file(LH_HIST_IRQ, cpu, lat_us,
+				lh_clock_stamp_ns(entry_at),
+				lh_clock_stamp_ns(now), prev);
 }
 
 /* lh_irq_sched_switch - sched_switch: is @next a thread an entry waits for? */

@@ -19,7 +19,10 @@
 #  3. with each interrupt fired inside a HOLD_US preempt-off section of
 #     lh_irq_hold on CPU 1, the line's maximum is at least
 #     HOLD_US / 8 (under TCG), on CPU 1, culprit lh_irq_hold; CPU 1's max record, when
-#     it is that sample, names the thread (irq/<n>-...) and lh_irq_hold;
+#     it is that sample, names the thread (irq/<n>-...) and lh_irq_hold,
+#     and explain (on for this case) breaks that window down in
+#     irq/explain-CPU1: its window_ns / 1000 is the sample, and
+#     lh_irq_hold ran for most of it;
 #  4. a reset of irq empties irq/lines;
 #  5. with irq disabled, interrupts file nothing.
 #
@@ -53,6 +56,25 @@ ir_line()
 	IR_CPID=$1
 	shift
 	IR_CCOMM=$*
+}
+
+# ir_check_explain LAT - irq/explain-CPU1 breaks down CPU 1's maximum of LAT
+# us: its window is that sample, and lh_irq_hold's thread line holds more
+# than half of it
+ir_check_explain()
+{
+	local f=$LH_DIR/irq/explain-CPU1 win hold
+	lh_diag "$(lh_name "$f"):"
+	while IFS= read -r line; do lh_diag "  $line"; done <"$f"
+	win=$(awk '$1 == "window" { print $2; exit }' "$f")
+	hold=$(awk '$1 == "thread" && NF >= 5 && $4 == "lh_irq_hold" { n += $5 } END { print n + 0 }' "$f")
+	if [ -z "$win" ]; then
+		lh_err "$(lh_name "$f") has no window for the maximum of $1 us"
+	elif [ $((win / 1000)) != "$1" ]; then
+		lh_err "$(lh_name "$f"): window $win ns is not the maximum's $1 us"
+	elif [ $((hold * 2)) -le "$win" ]; then
+		lh_err "$(lh_name "$f"): lh_irq_hold ran $hold ns of the $win ns window"
+	fi
 }
 
 # ir_show - irq/lines as diagnostics
@@ -133,9 +155,11 @@ lh_case_end one_sample_per_interrupt_in_the_named_line
 
 lh_case_begin
 lh_reset irq
+lh_expect_write_ok "$LH_DIR/explain/enable" 1
 echo $HOLDS >"$IT_PARAMS/count"
 echo $HOLD_US >"$IT_PARAMS/hold_us"
 echo 1 >"$IT_PARAMS/trigger" || lh_err "lh_irq_test's run with sections failed"
+lh_expect_write_ok "$LH_DIR/explain/enable" 0
 ir_show
 hl_show_maxrecs irq
 if ! ir_line "$IRQ"; then
@@ -155,6 +179,7 @@ else
 		esac
 		[ "$MR_CCOMM" = lh_irq_hold ] ||
 			lh_err "irq/max_latency-CPU1 culprit '$MR_CCOMM', expected lh_irq_hold"
+		ir_check_explain "$MR_LAT"
 	else
 		lh_diag "irq/max_latency-CPU1 is another line's: $MR_LINE"
 	fi
