@@ -19,10 +19,12 @@
 #  3. with each interrupt fired inside a HOLD_US preempt-off section of
 #     lh_irq_hold on CPU 1, the line's maximum is at least
 #     HOLD_US / 8 (under TCG), on CPU 1, culprit lh_irq_hold; CPU 1's max record, when
-#     it is that sample, names the thread (irq/<n>-...) and lh_irq_hold,
-#     and explain (on for this case) breaks that window down in
-#     irq/explain-CPU1: its window_ns / 1000 is the sample, and
-#     lh_irq_hold ran for most of it;
+#     it is that sample, names the thread (irq/<n>-...) and lh_irq_hold;
+#     explain (on for this case) breaks CPU 1's maximum down in
+#     irq/explain-CPU1: its window_ns / 1000 is the max record's sample,
+#     its culprit ran in it (or the CPU idled, for swapper), and where it
+#     is this line's, lh_irq_hold ran for most of it (under TCG another
+#     line's thread, virtio0's, can wait longer);
 #  4. a reset of irq empties irq/lines;
 #  5. with irq disabled, interrupts file nothing.
 #
@@ -58,22 +60,27 @@ ir_line()
 	IR_CCOMM=$*
 }
 
-# ir_check_explain LAT - irq/explain-CPU1 breaks down CPU 1's maximum of LAT
-# us: its window is that sample, and lh_irq_hold's thread line holds more
-# than half of it
+# ir_check_explain - irq/explain-CPU1 breaks down CPU 1's max record (hl_maxrec
+# irq 1 read it): its window is that sample, the culprit ran in it (the idle
+# line for pid 0), and where the culprit is lh_irq_hold, for more than half
 ir_check_explain()
 {
-	local f=$LH_DIR/irq/explain-CPU1 win hold
+	local f=$LH_DIR/irq/explain-CPU1 win ran
 	lh_diag "$(lh_name "$f"):"
 	while IFS= read -r line; do lh_diag "  $line"; done <"$f"
 	win=$(awk '$1 == "window" { print $2; exit }' "$f")
-	hold=$(awk '$1 == "thread" && NF >= 5 && $4 == "lh_irq_hold" { n += $5 } END { print n + 0 }' "$f")
+	ran=$(awk -v pid="$MR_CPID" '
+		pid == 0 && $1 == "idle" && NF == 2 { n += $2 }
+		pid != 0 && $1 == "thread" && NF >= 5 && $2 == pid { n += $NF }
+		END { print n + 0 }' "$f")
 	if [ -z "$win" ]; then
-		lh_err "$(lh_name "$f") has no window for the maximum of $1 us"
-	elif [ $((win / 1000)) != "$1" ]; then
-		lh_err "$(lh_name "$f"): window $win ns is not the maximum's $1 us"
-	elif [ $((hold * 2)) -le "$win" ]; then
-		lh_err "$(lh_name "$f"): lh_irq_hold ran $hold ns of the $win ns window"
+		lh_err "$(lh_name "$f") has no window for CPU 1's maximum of $MR_LAT us"
+	elif [ $((win / 1000)) != "$MR_LAT" ]; then
+		lh_err "$(lh_name "$f"): window $win ns is not the maximum's $MR_LAT us"
+	elif [ "$ran" = 0 ]; then
+		lh_err "$(lh_name "$f"): the culprit $MR_CPID ($MR_CCOMM) did not run in the window"
+	elif [ "$MR_CCOMM" = lh_irq_hold ] && [ $((ran * 2)) -le "$win" ]; then
+		lh_err "$(lh_name "$f"): lh_irq_hold ran $ran ns of the $win ns window"
 	fi
 }
 
@@ -179,10 +186,14 @@ else
 		esac
 		[ "$MR_CCOMM" = lh_irq_hold ] ||
 			lh_err "irq/max_latency-CPU1 culprit '$MR_CCOMM', expected lh_irq_hold"
-		ir_check_explain "$MR_LAT"
 	else
 		lh_diag "irq/max_latency-CPU1 is another line's: $MR_LINE"
 	fi
+fi
+if ! hl_maxrec irq 1 || [ -n "$MR_NONE" ]; then
+	lh_err "irq/max_latency-CPU1 holds no record after $HOLDS samples there"
+else
+	ir_check_explain
 fi
 lh_case_end preempt_off_section_is_the_lines_max_with_its_culprit
 
