@@ -9,7 +9,8 @@
 # CPU (about 150 non-zero rows each, one sample above the range), three
 # switches on. Each tree is measured twice: as a module with the rows file
 # writes it, and without it (an older module: lh falls back to the CPUx
-# files). Each measurement is the median wall time of RUNS runs of
+# files). Each measurement is the median CPU time (user + system, children
+# included; the wall time in brackets) of RUNS runs of
 #   lh prom >/dev/null                          (prom)
 #   lh monitor --interval 60 --count 0 --out D  (one read; D holds the state
 #                                                of the read before, and every
@@ -17,7 +18,9 @@
 #                                                trees alternate, swap_tree)
 # under busybox awk (busybox sh, busybox applets only) and mawk (/bin/sh),
 # the flavours of selftests/lh_host/host_lib.sh. Budget: 1 s with 64 CPUs,
-# 0.1 s with 4 CPUs, from the rows files with busybox awk.
+# 0.1 s with 4 CPUs, from the rows files with busybox awk. The monitor keeps
+# the rows of its last read in LH_MONITOR_RUNDIR, here a directory of the
+# benchmark (on a rig, /dev/shm).
 #
 # This is a benchmark, not a test: `make bench` runs it before scripts/bench.sh.
 #
@@ -48,6 +51,9 @@ done
 LT_DIR=$TOP/selftests/lh_host
 # shellcheck disable=SC1091 # the host tests' library, by its path
 . "$LT_DIR/host_lib.sh"
+LH_MONITOR_RUNDIR=$TMP/run
+export LH_MONITOR_RUNDIR
+mkdir -p "$LH_MONITOR_RUNDIR"
 
 # spec NCPUS ROWS MORE - the fixture spec of a tree (ROWS=1: with rows
 # files; MORE samples more in every row)

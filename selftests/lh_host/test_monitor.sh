@@ -34,7 +34,11 @@ PROMTOOL=$(command -v promtool 2>/dev/null)
 GNUPLOT=$(command -v gnuplot 2>/dev/null)
 BUSYBOX_GNUPLOT=$GNUPLOT
 CASES="diffs restart_intervals max_record resets prometheus rows_same json_schema signals read_errors bad_input report plot
-many_cpus series_layouts torn_line rotation state_on_change"
+many_cpus series_layouts torn_line rotation state_on_change state_size"
+# the monitor's rows files (default /dev/shm) go into the test's directory
+LH_MONITOR_RUNDIR=$TMP/run
+export LH_MONITOR_RUNDIR
+mkdir -p "$LH_MONITOR_RUNDIR"
 
 
 # diag TEXT - a KTAP diagnostic line
@@ -452,9 +456,10 @@ case_rows_same()
 		# (what the clock, the process and the directory make differ)
 		sed -e 's/"time[a-z_]*": [^,}]*//g; s/"gap_s": [^,}]*//; s/"interval_s": [^,}]*//; s/"pid": [0-9]*//' \
 			"$TMP/m-$layout/series.jsonl" >"$TMP/m-$layout/series.norm"
-		sed -e '/^time/d; /^inode /d' "$TMP/m-$layout/monitor.state" >"$TMP/m-$layout/state.norm"
+		sed -e '/^time/d; /^inode /d; /^rows /d' "$TMP/m-$layout/monitor.state" >"$TMP/m-$layout/state.norm"
+		sed 1d "$(rows_file "$TMP/m-$layout")" >"$TMP/m-$layout/rows.norm"
 	done
-	for f in m-cpux/series.norm m-cpux/state.norm p-cpux/spec_a p-cpux/spec_b p-cpux/spec_c p-cpux/spec_d; do
+	for f in m-cpux/series.norm m-cpux/state.norm m-cpux/rows.norm p-cpux/spec_a p-cpux/spec_b p-cpux/spec_c p-cpux/spec_d; do
 		cmp -s "$TMP/$f" "$TMP/$(echo "$f" | sed 's/-cpux/-rows/')" ||
 			err "$f differs: $(diff "$TMP/$f" "$TMP/$(echo "$f" | sed 's/-cpux/-rows/')" | head -n 6)"
 	done
@@ -809,6 +814,12 @@ $expect"
 	case_end plot_over_time
 }
 
+# rows_file DIR - the rows file that the state of the monitor of DIR names
+rows_file()
+{
+	sed -n 's/^rows \(.*\) [^ ]*$/\1/p' "$1/monitor.state"
+}
+
 # case_many_cpus - 40 CPUs in numeric order; a CPU whose counts and max
 # record did not change is not read past its header (its rows come from the
 # state)
@@ -830,7 +841,8 @@ case_many_cpus()
 	      tr '\n' ' ')
 	want=$(awk 'BEGIN { for (i = 0; i < 40; i++) printf "%d:%s ", i, i == 2 ? "5:0" : i == 39 ? "3:10239" : "0:null"; print "all:8:10239 " }')
 	[ "$got" = "$want" ] || err "40 CPUs: $got"
-	grep -q "^C wakeup 10 2 0 0 100 2\$" "$TMP/m/monitor.state" || err "CPU10's rows are not kept in the state"
+	grep -q "^C wakeup 10 2 0 0\$" "$TMP/m/monitor.state" || err "CPU10's counts are not kept in the state"
+	grep -q "^wakeup 10 100 2\$" "$(rows_file "$TMP/m")" || err "CPU10's rows are not kept in the rows file"
 	case_end many_cpus_in_numeric_order
 }
 
@@ -1005,6 +1017,58 @@ case_state_on_change()
 	case_end state_is_written_only_when_it_changed
 }
 
+# case_state_size - monitor.state holds a few lines per CPU, whatever its
+# rows: the rows go to the rows file in LH_MONITOR_RUNDIR, which only a read
+# of the same module load needs (a new boot or load reads none); without it
+# the series says so and starts anew
+case_state_size()
+{
+	R=$TMP/r
+	LH_ROOT=$R
+	export LH_ROOT
+	for n in 1 3000; do
+		rm -rf "$R" "$TMP/m-$n"
+		awk -v n="$n" 'BEGIN {
+			print "cpus 2"; print "types wakeup"; print "enable wakeup 1"
+			for (c = 0; c < 2; c++) {
+				line = "samples wakeup " c
+				for (v = 0; v < n; v++) line = line " " v ":" 1000 + v
+				print line
+			}
+		}' | tree "$R"
+		step "$TMP/m-$n"
+	done
+	s1=$(wc -c <"$TMP/m-1/monitor.state")
+	s3000=$(wc -c <"$TMP/m-3000/monitor.state")
+	# (the counts have more digits with more rows)
+	[ "$s3000" -le $((s1 + 64)) ] ||
+		err "monitor.state grows with the rows: $s1 bytes with 1 row per CPU, $s3000 with 3000"
+	rows=$(rows_file "$TMP/m-3000")
+	case $rows in
+	"$LH_MONITOR_RUNDIR"/lh-monitor.*) ;;
+	*) err "the rows file is not in LH_MONITOR_RUNDIR: '$rows'" ;;
+	esac
+	[ "$(wc -l <"$rows")" = 4 ] || err "the rows file is not one line per CPU: $(wc -l <"$rows") lines"
+	# the same load without the rows of the last read: a new start
+	echo 'samples wakeup 0 5:1' >>"$TMP/spec"
+	awk -v out="$R.n" -f "$FIXTURE" "$TMP/spec" && cp -r "$R.n/." "$R/" && rm -rf "$R.n"
+	rm -f "$rows"
+	step "$TMP/m-3000"
+	[ "$(start_field "$TMP/m-3000/series.jsonl" continues)" = false ] ||
+		err "a read without the rows of the last one continued the series"
+	start_field "$TMP/m-3000/series.jsonl" reason | grep -q "the rows of the previous read are gone" ||
+		err "the start without the rows does not say why: $(start_field "$TMP/m-3000/series.jsonl" reason)"
+	# a new boot needs no rows: the state of another boot id goes on
+	rm -f "$(rows_file "$TMP/m-3000")"
+	sed -i 's/^boot .*/boot another-boot/' "$TMP/m-3000/monitor.state"
+	step "$TMP/m-3000"
+	[ "$(start_field "$TMP/m-3000/series.jsonl" continues)" = true ] ||
+		err "a state of another boot without its rows was not continued"
+	grep -q '"event": "baseline", "reason": "new boot"' "$TMP/m-3000/series.jsonl" ||
+		err "no new-boot baseline after a state of another boot"
+	case_end state_is_small_and_the_rows_stay_in_ram
+}
+
 # ---------------------------------------------------------------- flavours
 
 FLAVOURS=${*:-gawk mawk busybox}
@@ -1019,7 +1083,7 @@ for f in $FLAVOURS; do
 	fi
 	for c in $CASES; do
 		case $c in
-		diffs | restart_intervals | max_record | resets | json_schema)
+		diffs | restart_intervals | max_record | resets | json_schema | state_size)
 			if [ -z "$PY" ]; then
 				skip "$c" "python3 is not installed: the series cannot be parsed"
 				continue
