@@ -101,9 +101,12 @@ static u32 lh_clock_freq, lh_clock_per;
  * @end:   its last
  *
  * Out of line: on the cycle counter it runs only for the few windows open
- * across a fall back (dropped and counted) and for an end read before the
- * start (a negative sample, which the histogram counts as such); with
- * clock=kernel, for every sample.
+ * across a fall back or a rescale (dropped and counted), for an end read
+ * before the start (a negative sample, which the histogram counts as
+ * such), for windows of LH_CLOCK_WINDOW_MAX counts or more (above every
+ * histogram's range) and for the one window in 1000 that one scaling does
+ * not tell (lh_cycles_window_us_quick()); with clock=kernel, for every
+ * sample.
  *
  * Context: probe context, any.
  * Return: the microseconds, or LH_CLOCK_MIXED.

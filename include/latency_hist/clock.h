@@ -218,26 +218,33 @@ static __always_inline bool lh_clock_differs(u64 a, u64 b)
 s64 lh_clock_window_us_slow(u64 start, u64 end);
 
 /*
- * Two cycle stamps of one generation in order are less apart (2^61 counts
- * are 14 years at 5 GHz); stamps of two clocks or generations, or out of
- * order, are not (less than 2^62 counts each, their marks differ by 2^62 or
- * more, or the difference wraps).
+ * The windows of the inline case are less long: 2^31 counts are 0.43 s at
+ * 5 GHz, more than any histogram's range, and less than the 2^54 ns
+ * lh_cycles_window_us_quick() takes for any counter above 120 Hz. Stamps
+ * of two clocks or generations, or out of order, are further apart (less
+ * than 2^62 counts each, their marks differ by 2^62 or more, or the
+ * difference wraps).
  */
-#define LH_CLOCK_WINDOW_MAX	BIT_ULL(61)
+#define LH_CLOCK_WINDOW_MAX	BIT_ULL(31)
 
 /*
- * lh_clock_cycles_us - the case of every sample where the cycle counter is
- * used: both stamps on it, in one generation, and @end not before @start;
- * then true, with the
- * whole microseconds from @start to @end in @us: lh_clock_delta_ns() /
- * 1000. Calls nothing, divides by nothing but a constant.
+ * lh_clock_cycles_us - the case of 999 samples in 1000 where the cycle
+ * counter is used: both stamps on it, in one generation, @end not before
+ * @start and less than LH_CLOCK_WINDOW_MAX after it, and one scaling tells
+ * (lh_cycles_window_us_quick()); then true, with the whole microseconds
+ * from @start to @end in @us: lh_clock_delta_ns() / 1000. Calls nothing,
+ * divides by nothing.
  */
 static __always_inline bool lh_clock_cycles_us(u64 start, u64 end, s64 *us)
 {
+	u64 quick_us;
+
 	if (unlikely((s64)end >= 0 || end - start >= LH_CLOCK_WINDOW_MAX))
 		return false;
-	*us = lh_cycles_window_us(start, end, lh_clock_mult(end),
-				  lh_clock.shift);
+	if (unlikely(!lh_cycles_window_us_quick(start, end, lh_clock_mult(end),
+						lh_clock.shift, &quick_us)))
+		return false;
+	*us = quick_us;
 	return true;
 }
 
