@@ -330,6 +330,7 @@ static noinline void notrace lh_wakeup_begin_kernel_clock(struct task_struct *p,
 static __always_inline void lh_wakeup_start(struct task_struct *p)
 {
 	pid_t pid_filter = lh_pid(LH_SW_WAKEUP);
+	u64 mark;
 
 	if (pid_filter) {
 		if (p->pid != pid_filter) {
@@ -340,11 +341,12 @@ static __always_inline void lh_wakeup_start(struct task_struct *p)
 		return;
 	}
 
-	if (unlikely(!lh_clock_on_cycles())) {
+	mark = lh_clock_mark();
+	if (unlikely(!mark)) {
 		lh_wakeup_begin_kernel_clock(p, pid_filter != 0);
 		return;
 	}
-	lh_wakeup_begin(p, lh_cycle_stamp(), pid_filter != 0);
+	lh_wakeup_begin(p, lh_cycle_stamp(mark), pid_filter != 0);
 }
 
 /* lh_probe_sched_waking - start of a wakeup */
@@ -614,14 +616,14 @@ static noinline void notrace lh_wakeup_switch(struct lh_wakeup_cpu *wc,
 					      struct task_struct *prev,
 					      struct task_struct *next)
 {
-	u64 now;
+	u64 mark = lh_clock_mark(), now;
 
-	if (unlikely(!lh_clock_on_cycles())) {
+	if (unlikely(!mark)) {
 		lh_wakeup_switch_slow(wc, prev, next, 0);
 		return;
 	}
 	/* Before the lock: waiting for it is our time, not the wakee's. */
-	now = lh_cycle_stamp();
+	now = lh_cycle_stamp(mark);
 	if (unlikely(!arch_spin_trylock(&wc->lock))) {
 		lh_wakeup_switch_slow(wc, prev, next, now);
 		return;
