@@ -59,8 +59,9 @@
  * struct lh_wakeup - one tracked wakeup
  * @chosen: the pid filter chose it: outranked, it goes to sharedprio
  *          instead of being dropped
- * @asleep: it was off its runqueue when it woke, so its next switch-out can
- *          only be the end of that sleep's own switch, not a run
+ * @on_rq:  its on_rq when it woke, kept as read (0, TASK_ON_RQ_QUEUED or
+ *          _MIGRATING): 0, it was off its runqueue, so its next switch-out
+ *          can only be the end of that sleep's own switch, not a run
  */
 struct lh_wakeup {
 	struct task_struct *task;	/* identity only: never dereferenced */
@@ -70,7 +71,7 @@ struct lh_wakeup {
 	s64 timer_offset_us;	/* missed offset of the timer that woke it */
 	bool sharedprio;
 	bool chosen;
-	bool asleep;
+	u8 on_rq;
 };
 
 /*
@@ -169,25 +170,26 @@ static __always_inline void lh_wakeup_meet(struct lh_wakeup *cur, int prio)
 }
 
 /*
- * lh_wakeup_offer - let a woken task compete for being tracked on @wc
+ * lh_wakeup_wins - may a woken task be tracked on @wc? Marks it shared if
+ * it ties; the caller then stores it
  *
  * Caller holds @wc->lock. @w is the candidate. A less important wakee than
  * the tracked one would wait behind it by design; an equal one shares.
  * Whether anything running on the CPU outranks @w is decided by the switch
  * probe, which sees every task that runs before it.
  */
-static __always_inline void lh_wakeup_offer(struct lh_wakeup_cpu *wc,
-					    struct lh_wakeup *w)
+static __always_inline bool lh_wakeup_wins(struct lh_wakeup_cpu *wc,
+					   struct lh_wakeup *w)
 {
 	struct lh_wakeup *cur = &wc->tracked;
 
 	if (cur->task && cur->task != w->task) {
 		if (w->prio > cur->prio)
-			return;
+			return false;
 		if (w->prio == cur->prio)
 			w->sharedprio = true;
 	}
-	*cur = *w;
+	return true;
 }
 
 /*
@@ -220,7 +222,8 @@ static noinline void notrace lh_wakeup_rival(struct task_struct *p)
 }
 
 /*
- * lh_task_dequeued - is the woken @p off its runqueue, asleep for good?
+ * lh_task_on_rq - is the woken @p on its runqueue (0: off it, asleep for
+ * good)? The kernel's value, which fits a byte.
  *
  * sched_waking fires once try_to_wake_up() has seen @p's sleeping state,
  * and may fire while @p is still switching out: __schedule() has dequeued
@@ -235,11 +238,11 @@ static noinline void notrace lh_wakeup_rival(struct task_struct *p)
  * without it an old 0, from before the enqueue that preceded the sleep
  * being woken, could be read (tools/litmus/wakeup-dequeued.litmus).
  */
-static __always_inline bool lh_task_dequeued(struct task_struct *p)
+static __always_inline u8 lh_task_on_rq(struct task_struct *p)
 {
 	/* after try_to_wake_up()'s load of p's state: see above */
 	smp_rmb();
-	return !READ_ONCE(p->on_rq);
+	return READ_ONCE(p->on_rq);
 }
 
 /*
@@ -259,10 +262,13 @@ static __always_inline void lh_wakeup_track(struct lh_wakeup_cpu *wc,
 		.start = start,
 		.timer_offset_us = timer_offset_us,
 		.chosen = chosen,
-		.asleep = lh_task_dequeued(p),
 	};
 
-	lh_wakeup_offer(wc, &w);
+	if (lh_wakeup_wins(wc, &w)) {
+		/* read late: one value less to keep in a register */
+		w.on_rq = lh_task_on_rq(p);
+		wc->tracked = w;
+	}
 	lh_wakeup_unlock(wc, flags);
 	/* Only the tracked wakee's window matters; it is the last one offered. */
 	if (lh_counting() && READ_ONCE(wc->tracked.task) == p)
@@ -385,7 +391,8 @@ static void notrace lh_probe_sched_migrate_task(void *data,
 
 	dst = lh_wakeup_cpu(dest_cpu);
 	flags = lh_wakeup_lock(dst);
-	lh_wakeup_offer(dst, &w);
+	if (lh_wakeup_wins(dst, &w))
+		dst->tracked = w;
 	lh_wakeup_unlock(dst, flags);
 }
 
@@ -555,7 +562,7 @@ static __always_inline void lh_wakeup_switch_locked(struct lh_wakeup_cpu *wc,
 
 	if (!cur->task) {
 		/* taken meanwhile by a migration */
-	} else if (prev == cur->task && !cur->asleep) {
+	} else if (prev == cur->task && cur->on_rq) {
 		/* it was running already */
 		cur->task = NULL;
 	} else {
@@ -563,8 +570,8 @@ static __always_inline void lh_wakeup_switch_locked(struct lh_wakeup_cpu *wc,
 			/* prev ran while the wakee waited: it gave up the CPU */
 			lh_wakeup_meet(cur, lh_task_prio(prev));
 		else
-			/* woken while it switched out of its sleep: it waits now */
-			cur->asleep = false;
+			/* woken while it switched out of its sleep: queued now */
+			cur->on_rq = 1;	/* kernel/sched/sched.h's TASK_ON_RQ_QUEUED */
 		if (cur->task && next == cur->task && next->pid == cur->pid) {
 			if (lh_wakeup_wanted(next->pid, cur->prio)) {
 				start = cur->start;
