@@ -274,9 +274,9 @@ static void test_rate(const struct rate *r)
 		printf("# %s: %llu windows, %llu within a rounding of a us boundary,\n",
 		       r->what, (unsigned long long)t.windows,
 		       (unsigned long long)t.us_near);
-		printf("# %llu whose length's ns end in 999 a ns longer than it, %llu on the slow path\n",
-		       (unsigned long long)t.straddles,
-		       (unsigned long long)t.slow);
+		printf("# %llu a ns longer than their length's k us - 1,\n",
+		       (unsigned long long)t.straddles);
+		printf("# %llu on the slow path\n", (unsigned long long)t.slow);
 	}
 	check_rate(r, !t.not_window_ns, "us == window_ns / 1000 always");
 	check_rate(r, !t.quick_off,
