@@ -322,11 +322,12 @@ static __always_inline void lh_wakeup_begin(struct task_struct *p, u64 start,
 /*
  * lh_wakeup_begin_kernel_clock - lh_wakeup_begin() on the kernel's clock,
  * out of line: its read is a call, and the waking's common path makes none
+ * (@pid_filter as the waking read it: the common path's register)
  */
 static noinline void notrace lh_wakeup_begin_kernel_clock(struct task_struct *p,
-							  bool chosen)
+							  pid_t pid_filter)
 {
-	lh_wakeup_begin(p, lh_clock_stamp(), chosen);
+	lh_wakeup_begin(p, lh_clock_stamp(), pid_filter != 0);
 }
 
 /*
@@ -349,7 +350,7 @@ static __always_inline void lh_wakeup_start(struct task_struct *p)
 
 	mark = lh_clock_mark();
 	if (unlikely(!mark)) {
-		lh_wakeup_begin_kernel_clock(p, pid_filter != 0);
+		lh_wakeup_begin_kernel_clock(p, pid_filter);
 		return;
 	}
 	lh_wakeup_begin(p, lh_cycle_stamp(mark), pid_filter != 0);
