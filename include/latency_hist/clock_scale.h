@@ -62,28 +62,29 @@ static __always_inline u64 lh_ns_to_us(u64 ns)
 }
 
 /*
- * 2^64 / 1000, rounded up: for n below 2^54, the high half of
- * n * LH_US_RECIP_2_64 is n / 1000, and its low half is below
- * LH_US_RECIP_2_64 exactly where 1000 divides n (Lemire, Kaser and Kurz,
- * "Faster remainder by direct computation", 2019: 64 >= 54 + log2(1000)).
+ * 2^64 / 1000, rounded up. For n = 1000 k + r below 2^54, the high half of
+ * n * LH_US_RECIP_2_64 is k (Lemire, Kaser and Kurz, "Faster remainder by
+ * direct computation", 2019: 64 >= 54 + log2(1000)), and its low half is
+ * r * LH_US_RECIP_2_64 + 384 k: at least 2^64 - LH_US_RECIP_2_64 exactly
+ * where r is 999 (1000 * LH_US_RECIP_2_64 is 2^64 + 384).
  */
 #define LH_US_RECIP_2_64	18446744073709552ULL
 
 #ifdef CONFIG_X86_64
 /*
  * lh_ns_to_us_unless_999 - @ns / 1000 in @us, unless @ns ends in 999: then
- * false. @ns + 1 is a multiple of 1000 exactly then: one mulq tells both.
- * @ns is below 2^54 - 1 (208 days).
+ * false. One mulq, and an add that carries exactly then. @ns is below 2^54
+ * (208 days).
  */
 static __always_inline bool lh_ns_to_us_unless_999(u64 ns, u64 *us)
 {
 	u64 low, high;
 	bool ok;
 
-	/* the compare in the asm, so that it reuses the constant's register */
-	asm ("mulq %[recip]\n\tcmpq %[recip], %%rax"
-	     : "=a" (low), "=&d" (high), "=@ccae" (ok)
-	     : "0" (ns + 1), [recip] "r" (LH_US_RECIP_2_64));
+	/* the add in the asm, so that it reuses the constant's register */
+	asm ("mulq %[recip]\n\taddq %[recip], %%rax"
+	     : "=a" (low), "=&d" (high), "=@ccnc" (ok)
+	     : "0" (ns), [recip] "r" (LH_US_RECIP_2_64));
 	*us = high;
 	return ok;
 }
@@ -91,10 +92,10 @@ static __always_inline bool lh_ns_to_us_unless_999(u64 ns, u64 *us)
 /* lh_ns_to_us_unless_999 - as above, in C (arm64: a mul and a umulh) */
 static __always_inline bool lh_ns_to_us_unless_999(u64 ns, u64 *us)
 {
-	unsigned __int128 p = (unsigned __int128)(ns + 1) * LH_US_RECIP_2_64;
+	unsigned __int128 p = (unsigned __int128)ns * LH_US_RECIP_2_64;
 
 	*us = p >> 64;
-	return (u64)p >= LH_US_RECIP_2_64;
+	return (u64)p < -LH_US_RECIP_2_64;
 }
 #else
 /*
@@ -126,7 +127,7 @@ static __always_inline u64 lh_cycles_window_ns(u64 start, u64 end, u32 mult,
  * @end in @us, lh_cycles_window_ns() / 1000, by one scaling; false, @us
  * unset, in the one window in 1000 where that does not tell. @end is not
  * before @start, both carry the same marks, and they are less than 2^54 ns
- * apart (a week at 5 GHz).
+ * apart (208 days).
  *
  * The difference's ns are the window's or one less: the floors of the two
  * ends' products are apart by the floor of the difference's, or by one
