@@ -214,15 +214,15 @@ static __always_inline unsigned int lh_section_close(struct lh_section *s,
 
 /*
  * lh_sections_plain - is filing all that is asked of the section probes:
- * the cycle clock (@mark, lh_clock_mark(), not 0), no counting, no
- * explain? Then lh_went_off() and
- * lh_came_on() take their inline path, which calls nothing (so saves no
- * register) and fires no tracepoint (so needs no busy flag); anything else
- * takes the general path, out of line.
+ * the cycle clock (@mark, as lh_clock_mark() read it, a cycle stamp's), no
+ * counting, no explain? Then lh_went_off() and lh_came_on() take their
+ * inline path, which calls nothing (so saves no register) and fires no
+ * tracepoint (so needs no busy flag); anything else takes the general
+ * path, out of line.
  */
 static __always_inline bool lh_sections_plain(u64 mark)
 {
-	return likely(mark) && !lh_counting() && !lh_explaining();
+	return lh_clock_marks_cycles(mark) && !lh_counting() && !lh_explaining();
 }
 
 /*

@@ -349,7 +349,7 @@ static __always_inline void lh_wakeup_start(struct task_struct *p)
 	}
 
 	mark = lh_clock_mark();
-	if (unlikely(!mark)) {
+	if (!lh_clock_marks_cycles(mark)) {
 		lh_wakeup_begin_kernel_clock(p, pid_filter);
 		return;
 	}
@@ -626,7 +626,7 @@ static noinline void notrace lh_wakeup_switch(struct lh_wakeup_cpu *wc,
 {
 	u64 mark = lh_clock_mark(), now;
 
-	if (unlikely(!mark)) {
+	if (!lh_clock_marks_cycles(mark)) {
 		lh_wakeup_switch_slow(wc, prev, next, 0);
 		return;
 	}

@@ -130,16 +130,27 @@ static __always_inline u64 lh_clock_mark(void)
 	return READ_ONCE(lh_clock.mark);
 }
 
+/*
+ * lh_clock_marks_cycles - is @mark, as lh_clock_mark() read it, a cycle
+ * stamp's? Tested as its LH_CLOCK_CYCLES_BIT, the sign, so that the
+ * compiler knows the stamps read with it for cycle stamps, and drops that
+ * test from lh_clock_cycles_us() where the stamp is the end
+ */
+static __always_inline bool lh_clock_marks_cycles(u64 mark)
+{
+	return likely((s64)mark < 0);
+}
+
 /* lh_clock_on_cycles - are stamps read on the cycle counter (until a fall back)? */
 static __always_inline bool lh_clock_on_cycles(void)
 {
-	return likely(lh_clock_mark());
+	return lh_clock_marks_cycles(lh_clock_mark());
 }
 
 /*
  * lh_cycle_stamp - now on the cycle counter, with @mark, what
- * lh_clock_mark() read (not 0): the count (below 2^62: decades at 5 GHz)
- * and its generation's mark
+ * lh_clock_mark() read (a cycle stamp's): the count (below 2^62: decades
+ * at 5 GHz) and its generation's mark
  */
 static __always_inline u64 lh_cycle_stamp(u64 mark)
 {
@@ -155,7 +166,7 @@ static __always_inline u64 lh_clock_stamp(void)
 {
 	u64 mark = lh_clock_mark();
 
-	if (likely(mark))
+	if (lh_clock_marks_cycles(mark))
 		return lh_cycle_stamp(mark);
 	return ktime_get_mono_fast_ns();
 }
@@ -165,7 +176,7 @@ static __always_inline u64 lh_clock_local_stamp(void)
 {
 	u64 mark = lh_clock_mark();
 
-	if (likely(mark))
+	if (lh_clock_marks_cycles(mark))
 		return lh_cycle_stamp(mark);
 	return local_clock();
 }
