@@ -482,16 +482,19 @@ static __always_inline void lh_wakeup_record(u64 start, s64 lat_us,
  */
 static __always_inline bool lh_wakeup_file_quick(u64 start, u64 now,
 						 s64 timer_offset_us,
-						 bool sharedprio, int cpu)
+						 bool sharedprio)
 {
 	struct lh_hist_cpu *h, *taw = NULL;
 	s64 lat_us, taw_us = 0;
+	int cpu;
 
 	if (lh_sample_out_wanted() || lh_explaining() || lh_counting())
 		return false;
 	if (!lh_clock_cycles_us(start, now, &lat_us) ||
 	    lat_us >= LH_NR_BUCKETS)
 		return false;
+	/* Interrupts are off: this CPU; read late, kept in no register. */
+	cpu = raw_smp_processor_id();
 	h = lh_hist_cpu_filing(sharedprio ? LH_HIST_WAKEUP_SHAREDPRIO :
 					    LH_HIST_WAKEUP, cpu);
 	if (lh_hist_beats_max(h, lat_us))
@@ -589,9 +592,7 @@ static __always_inline void lh_wakeup_switch_locked(struct lh_wakeup_cpu *wc,
 
 	if (!start)
 		return;
-	/* Interrupts are off: this CPU, read here, not kept across the unlock. */
-	if (!lh_wakeup_file_quick(start, now, timer_offset_us, sharedprio,
-				  raw_smp_processor_id()))
+	if (!lh_wakeup_file_quick(start, now, timer_offset_us, sharedprio))
 		lh_wakeup_end(start, now, timer_offset_us, sharedprio, prev,
 			      next);
 }
