@@ -78,13 +78,15 @@ static __always_inline u64 lh_ns_to_us(u64 ns)
  */
 static __always_inline bool lh_ns_to_us_unless_999(u64 ns, u64 *us)
 {
+	/* from memory: no movabs, and no register to hold it */
+	static const u64 recip = LH_US_RECIP_2_64;
 	u64 low, high;
 	bool ok;
 
-	/* the add in the asm, so that it reuses the constant's register */
+	/* the add in the asm, where its carry is the answer */
 	asm ("mulq %[recip]\n\taddq %[recip], %%rax"
 	     : "=a" (low), "=&d" (high), "=@ccnc" (ok)
-	     : "0" (ns), [recip] "r" (LH_US_RECIP_2_64));
+	     : "0" (ns), [recip] "m" (recip));
 	*us = high;
 	return ok;
 }
