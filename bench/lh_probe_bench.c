@@ -632,21 +632,18 @@ static int __init lh_bench_init(void)
 
 #ifdef LH_HAVE_TSC_CLOCK
 	if (tsc_khz) {
-		lh_clock.shift = lh_clock_calc_shift(tsc_khz, NSEC_PER_MSEC);
-		lh_clock.mult[0] = lh_clock_calc_mult(tsc_khz, NSEC_PER_MSEC,
-						      lh_clock.shift);
-		lh_clock.mark = LH_CLOCK_CYCLES_BIT;
-		lh_clock.cycles = true;
+		u32 shift = lh_clock_calc_shift(tsc_khz, NSEC_PER_MSEC);
+
+		lh_clock_set_cycles(lh_clock_calc_mult(tsc_khz, NSEC_PER_MSEC,
+						       shift), shift);
 	}
 #elif defined(LH_HAVE_ARCH_TIMER_CLOCK)
 	if (arch_timer_get_cntfrq()) {
-		lh_clock.shift = lh_clock_calc_shift(arch_timer_get_cntfrq(),
-						     NSEC_PER_SEC);
-		lh_clock.mult[0] = lh_clock_calc_mult(arch_timer_get_cntfrq(),
-						      NSEC_PER_SEC,
-						      lh_clock.shift);
-		lh_clock.mark = LH_CLOCK_CYCLES_BIT;
-		lh_clock.cycles = true;
+		u32 freq = arch_timer_get_cntfrq();
+		u32 shift = lh_clock_calc_shift(freq, NSEC_PER_SEC);
+
+		lh_clock_set_cycles(lh_clock_calc_mult(freq, NSEC_PER_SEC,
+						       shift), shift);
 	}
 #endif
 	for (i = 0; i < ARRAY_SIZE(lh_bench_scenarios); i++) {
@@ -654,7 +651,7 @@ static int __init lh_bench_init(void)
 
 		if (only && strncmp(s->name, only, strlen(only)))
 			continue;
-		if (s->round == lh_bench_tsc_round && !lh_clock.cycles)
+		if (s->round == lh_bench_tsc_round && !lh_clock_on_cycles())
 			pr_info("scenario=%s skipped: no TSC rate\n", s->name);
 		else if (s->wakers && num_online_cpus() < 2)
 			pr_info("scenario=%s skipped: one CPU\n", s->name);

@@ -101,9 +101,12 @@ static u32 lh_clock_freq, lh_clock_per;
  * @end:   its last
  *
  * Out of line: on the cycle counter it runs only for the few windows open
- * across a fall back (dropped and counted) and for an end read before the
- * start (a negative sample, which the histogram counts as such); with
- * clock=kernel, for every sample.
+ * across a fall back or a rescale (dropped and counted), for an end read
+ * before the start (a negative sample, which the histogram counts as
+ * such), for windows of LH_CLOCK_WINDOW_MAX counts or more (above every
+ * histogram's range) and for the one window in 1000 that one scaling does
+ * not tell (lh_cycles_window_us_quick()); with clock=kernel, for every
+ * sample.
  *
  * Context: probe context, any.
  * Return: the microseconds, or LH_CLOCK_MIXED.
@@ -226,7 +229,7 @@ static void lh_clock_fall_back(const char *why)
 {
 	WRITE_ONCE(lh_clock_why, why);
 	/* Pairs with nothing: each reading carries its clock's mark. */
-	WRITE_ONCE(lh_clock.cycles, false);
+	WRITE_ONCE(lh_clock.mark, 0);
 }
 
 /*
@@ -248,7 +251,7 @@ static const char *lh_clock_rescale(u32 freq)
 					  lh_clock.shift);
 	if (!mult || mult > U32_MAX)
 		return "rate_changed_beyond_the_scale";
-	WRITE_ONCE(lh_clock.mult[!!(mark & LH_CLOCK_SCALE_BIT)], mult);
+	WRITE_ONCE(*lh_clock_mult_slot(mark), mult);
 	/* Pairs with the address dependency of lh_clock_mult(). */
 	smp_wmb();
 	WRITE_ONCE(lh_clock.mark, mark);
@@ -269,7 +272,7 @@ static int lh_clock_watch(struct notifier_block *nb, unsigned long was_set,
 {
 	const char *verdict;
 
-	if (!READ_ONCE(lh_clock.cycles))
+	if (!lh_clock_on_cycles())
 		return NOTIFY_DONE;
 	verdict = lh_clock_verdict(priv);
 	if (!verdict && unlikely(lh_clock_rate() != lh_clock_freq))
@@ -302,7 +305,7 @@ static void lh_clock_resume(void)
 {
 	const char *why;
 
-	if (!READ_ONCE(lh_clock.cycles))
+	if (!lh_clock_on_cycles())
 		return;
 	why = lh_clock_rescale(lh_clock_rate());
 	if (why)
@@ -340,7 +343,7 @@ int lh_clock_init(void)
 {
 #ifdef LH_HAVE_CYCLE_CLOCK
 	const char *why_not = NULL, *why;
-	u32 freq, per;
+	u32 freq, per, mult, shift;
 #endif
 
 	if (lh_clock_param && strcmp(lh_clock_param, "auto")) {
@@ -361,25 +364,22 @@ int lh_clock_init(void)
 	/* ns = cycles * 10^9 / (freq * per) */
 	lh_clock_freq = freq;
 	lh_clock_per = per;
-	lh_clock.shift = lh_clock_calc_shift(freq, NSEC_PER_SEC / per);
-	lh_clock.mult[0] = lh_clock_calc_mult(freq, NSEC_PER_SEC / per,
-					      lh_clock.shift);
-	lh_clock.mark = LH_CLOCK_CYCLES_BIT;
-	WRITE_ONCE(lh_clock.cycles, true);
+	shift = lh_clock_calc_shift(freq, NSEC_PER_SEC / per);
+	mult = lh_clock_calc_mult(freq, NSEC_PER_SEC / per, shift);
+	lh_clock_set_cycles(mult, shift);
 	/*
 	 * Registration runs the watch once: a TSC marked since, or an ARM
 	 * counter that is not timekeeping's, is seen here.
 	 */
 	if (pvclock_gtod_register_notifier(&lh_clock_nb)) {
-		WRITE_ONCE(lh_clock.cycles, false);
+		WRITE_ONCE(lh_clock.mark, 0);
 		lh_clock_why = "no_timekeeping_notifier";
 		return 0;
 	}
 	lh_register_syscore(&lh_clock_syscore);
 	lh_clock_watched = true;
 	pr_debug("clock: %s at %u per 1/%u s, mult %u shift %u\n",
-		 LH_CYCLE_CLOCK_NAME, freq, per, lh_clock.mult[0],
-		 lh_clock.shift);
+		 LH_CYCLE_CLOCK_NAME, freq, per, mult, shift);
 #endif
 	return 0;
 }
@@ -423,7 +423,7 @@ static const char *lh_clock_fallback_name(enum lh_clock_kind kind)
 void lh_clock_status(struct seq_file *m, enum lh_hist_id id)
 {
 	enum lh_clock_kind kind = lh_switches[lh_hist_types[id].sw].clock;
-	const char *name = READ_ONCE(lh_clock.cycles) ? LH_CYCLE_CLOCK_NAME :
+	const char *name = lh_clock_on_cycles() ? LH_CYCLE_CLOCK_NAME :
 			   lh_clock_fallback_name(kind);
 
 	seq_puts(m, " clock=");

@@ -214,14 +214,15 @@ static __always_inline unsigned int lh_section_close(struct lh_section *s,
 
 /*
  * lh_sections_plain - is filing all that is asked of the section probes:
- * the cycle clock, no counting, no explain? Then lh_went_off() and
- * lh_came_on() take their inline path, which calls nothing (so saves no
- * register) and fires no tracepoint (so needs no busy flag); anything else
- * takes the general path, out of line.
+ * the cycle clock (@mark, as lh_clock_mark() read it, a cycle stamp's), no
+ * counting, no explain? Then lh_went_off() and lh_came_on() take their
+ * inline path, which calls nothing (so saves no register) and fires no
+ * tracepoint (so needs no busy flag); anything else takes the general
+ * path, out of line.
  */
-static __always_inline bool lh_sections_plain(void)
+static __always_inline bool lh_sections_plain(u64 mark)
 {
-	return lh_clock_on_cycles() && !lh_counting() && !lh_explaining();
+	return lh_clock_marks_cycles(mark) && !lh_counting() && !lh_explaining();
 }
 
 /*
@@ -263,7 +264,7 @@ static __always_inline void lh_went_off(enum lh_off what)
 {
 	struct lh_sections_cpu *sc;
 	unsigned long flags = 0;
-	u64 now;
+	u64 mark, now;
 
 	if (in_nmi())
 		return;
@@ -272,11 +273,12 @@ static __always_inline void lh_went_off(enum lh_off what)
 	sc = lh_this_sections();
 	if (unlikely(sc->busy))
 		goto out;
-	if (unlikely(!lh_sections_plain())) {
+	mark = lh_clock_mark();
+	if (unlikely(!lh_sections_plain(mark))) {
 		lh_went_off_general(sc, what, flags);
 		return;
 	}
-	now = lh_cycle_stamp();
+	now = lh_cycle_stamp(mark);
 	lh_section_start(&sc->off[what], now);
 	if (sc->off[!what].open)
 		lh_section_start(&sc->both, now);
@@ -502,7 +504,7 @@ static __always_inline void lh_came_on(enum lh_off what)
 	struct lh_sections_cpu *sc;
 	unsigned int closed = 0;
 	unsigned long flags = 0;
-	u64 now, lat_us = 0, both_us = 0;
+	u64 mark, now, lat_us = 0, both_us = 0;
 	bool s_open, both_open;
 
 	if (in_nmi())
@@ -512,11 +514,12 @@ static __always_inline void lh_came_on(enum lh_off what)
 	sc = lh_this_sections();
 	if (unlikely(sc->busy))
 		goto out;
-	if (unlikely(!lh_sections_plain())) {
+	mark = lh_clock_mark();
+	if (unlikely(!lh_sections_plain(mark))) {
 		lh_came_on_general(sc, what, flags, 0);
 		return;
 	}
-	now = lh_cycle_stamp();
+	now = lh_cycle_stamp(mark);
 	s = &sc->off[what];
 	both = &sc->both;
 	s_open = s->open;

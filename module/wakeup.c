@@ -59,8 +59,9 @@
  * struct lh_wakeup - one tracked wakeup
  * @chosen: the pid filter chose it: outranked, it goes to sharedprio
  *          instead of being dropped
- * @asleep: it was off its runqueue when it woke, so its next switch-out can
- *          only be the end of that sleep's own switch, not a run
+ * @on_rq:  its on_rq when it woke, kept as read (0, TASK_ON_RQ_QUEUED or
+ *          _MIGRATING): 0, it was off its runqueue, so its next switch-out
+ *          can only be the end of that sleep's own switch, not a run
  */
 struct lh_wakeup {
 	struct task_struct *task;	/* identity only: never dereferenced */
@@ -70,7 +71,7 @@ struct lh_wakeup {
 	s64 timer_offset_us;	/* missed offset of the timer that woke it */
 	bool sharedprio;
 	bool chosen;
-	bool asleep;
+	u8 on_rq;
 };
 
 /*
@@ -169,25 +170,26 @@ static __always_inline void lh_wakeup_meet(struct lh_wakeup *cur, int prio)
 }
 
 /*
- * lh_wakeup_offer - let a woken task compete for being tracked on @wc
+ * lh_wakeup_wins - may a woken task be tracked on @wc? Marks it shared if
+ * it ties; the caller then stores it
  *
  * Caller holds @wc->lock. @w is the candidate. A less important wakee than
  * the tracked one would wait behind it by design; an equal one shares.
  * Whether anything running on the CPU outranks @w is decided by the switch
  * probe, which sees every task that runs before it.
  */
-static __always_inline void lh_wakeup_offer(struct lh_wakeup_cpu *wc,
-					    struct lh_wakeup *w)
+static __always_inline bool lh_wakeup_wins(struct lh_wakeup_cpu *wc,
+					   struct lh_wakeup *w)
 {
 	struct lh_wakeup *cur = &wc->tracked;
 
 	if (cur->task && cur->task != w->task) {
 		if (w->prio > cur->prio)
-			return;
+			return false;
 		if (w->prio == cur->prio)
 			w->sharedprio = true;
 	}
-	*cur = *w;
+	return true;
 }
 
 /*
@@ -220,7 +222,8 @@ static noinline void notrace lh_wakeup_rival(struct task_struct *p)
 }
 
 /*
- * lh_task_dequeued - is the woken @p off its runqueue, asleep for good?
+ * lh_task_on_rq - is the woken @p on its runqueue (0: off it, asleep for
+ * good)? The kernel's value, which fits a byte.
  *
  * sched_waking fires once try_to_wake_up() has seen @p's sleeping state,
  * and may fire while @p is still switching out: __schedule() has dequeued
@@ -235,11 +238,11 @@ static noinline void notrace lh_wakeup_rival(struct task_struct *p)
  * without it an old 0, from before the enqueue that preceded the sleep
  * being woken, could be read (tools/litmus/wakeup-dequeued.litmus).
  */
-static __always_inline bool lh_task_dequeued(struct task_struct *p)
+static __always_inline u8 lh_task_on_rq(struct task_struct *p)
 {
 	/* after try_to_wake_up()'s load of p's state: see above */
 	smp_rmb();
-	return !READ_ONCE(p->on_rq);
+	return READ_ONCE(p->on_rq);
 }
 
 /*
@@ -259,10 +262,13 @@ static __always_inline void lh_wakeup_track(struct lh_wakeup_cpu *wc,
 		.start = start,
 		.timer_offset_us = timer_offset_us,
 		.chosen = chosen,
-		.asleep = lh_task_dequeued(p),
 	};
 
-	lh_wakeup_offer(wc, &w);
+	if (lh_wakeup_wins(wc, &w)) {
+		/* read late: one value less to keep in a register */
+		w.on_rq = lh_task_on_rq(p);
+		wc->tracked = w;
+	}
 	lh_wakeup_unlock(wc, flags);
 	/* Only the tracked wakee's window matters; it is the last one offered. */
 	if (lh_counting() && READ_ONCE(wc->tracked.task) == p)
@@ -316,11 +322,12 @@ static __always_inline void lh_wakeup_begin(struct task_struct *p, u64 start,
 /*
  * lh_wakeup_begin_kernel_clock - lh_wakeup_begin() on the kernel's clock,
  * out of line: its read is a call, and the waking's common path makes none
+ * (@pid_filter as the waking read it: the common path's register)
  */
 static noinline void notrace lh_wakeup_begin_kernel_clock(struct task_struct *p,
-							  bool chosen)
+							  pid_t pid_filter)
 {
-	lh_wakeup_begin(p, lh_clock_stamp(), chosen);
+	lh_wakeup_begin(p, lh_clock_stamp(), pid_filter != 0);
 }
 
 /*
@@ -330,6 +337,7 @@ static noinline void notrace lh_wakeup_begin_kernel_clock(struct task_struct *p,
 static __always_inline void lh_wakeup_start(struct task_struct *p)
 {
 	pid_t pid_filter = lh_pid(LH_SW_WAKEUP);
+	u64 mark;
 
 	if (pid_filter) {
 		if (p->pid != pid_filter) {
@@ -340,11 +348,12 @@ static __always_inline void lh_wakeup_start(struct task_struct *p)
 		return;
 	}
 
-	if (unlikely(!lh_clock_on_cycles())) {
-		lh_wakeup_begin_kernel_clock(p, pid_filter != 0);
+	mark = lh_clock_mark();
+	if (!lh_clock_marks_cycles(mark)) {
+		lh_wakeup_begin_kernel_clock(p, pid_filter);
 		return;
 	}
-	lh_wakeup_begin(p, lh_cycle_stamp(), pid_filter != 0);
+	lh_wakeup_begin(p, lh_cycle_stamp(mark), pid_filter != 0);
 }
 
 /* lh_probe_sched_waking - start of a wakeup */
@@ -383,7 +392,8 @@ static void notrace lh_probe_sched_migrate_task(void *data,
 
 	dst = lh_wakeup_cpu(dest_cpu);
 	flags = lh_wakeup_lock(dst);
-	lh_wakeup_offer(dst, &w);
+	if (lh_wakeup_wins(dst, &w))
+		dst->tracked = w;
 	lh_wakeup_unlock(dst, flags);
 }
 
@@ -472,16 +482,19 @@ static __always_inline void lh_wakeup_record(u64 start, s64 lat_us,
  */
 static __always_inline bool lh_wakeup_file_quick(u64 start, u64 now,
 						 s64 timer_offset_us,
-						 bool sharedprio, int cpu)
+						 bool sharedprio)
 {
 	struct lh_hist_cpu *h, *taw = NULL;
 	s64 lat_us, taw_us = 0;
+	int cpu;
 
 	if (lh_sample_out_wanted() || lh_explaining() || lh_counting())
 		return false;
 	if (!lh_clock_cycles_us(start, now, &lat_us) ||
 	    lat_us >= LH_NR_BUCKETS)
 		return false;
+	/* Interrupts are off: this CPU; read late, kept in no register. */
+	cpu = raw_smp_processor_id();
 	h = lh_hist_cpu_filing(sharedprio ? LH_HIST_WAKEUP_SHAREDPRIO :
 					    LH_HIST_WAKEUP, cpu);
 	if (lh_hist_beats_max(h, lat_us))
@@ -553,7 +566,7 @@ static __always_inline void lh_wakeup_switch_locked(struct lh_wakeup_cpu *wc,
 
 	if (!cur->task) {
 		/* taken meanwhile by a migration */
-	} else if (prev == cur->task && !cur->asleep) {
+	} else if (prev == cur->task && cur->on_rq) {
 		/* it was running already */
 		cur->task = NULL;
 	} else {
@@ -561,8 +574,8 @@ static __always_inline void lh_wakeup_switch_locked(struct lh_wakeup_cpu *wc,
 			/* prev ran while the wakee waited: it gave up the CPU */
 			lh_wakeup_meet(cur, lh_task_prio(prev));
 		else
-			/* woken while it switched out of its sleep: it waits now */
-			cur->asleep = false;
+			/* woken while it switched out of its sleep: queued now */
+			cur->on_rq = 1;	/* kernel/sched/sched.h's TASK_ON_RQ_QUEUED */
 		if (cur->task && next == cur->task && next->pid == cur->pid) {
 			if (lh_wakeup_wanted(next->pid, cur->prio)) {
 				start = cur->start;
@@ -579,9 +592,7 @@ static __always_inline void lh_wakeup_switch_locked(struct lh_wakeup_cpu *wc,
 
 	if (!start)
 		return;
-	/* Interrupts are off: this CPU, read here, not kept across the unlock. */
-	if (!lh_wakeup_file_quick(start, now, timer_offset_us, sharedprio,
-				  raw_smp_processor_id()))
+	if (!lh_wakeup_file_quick(start, now, timer_offset_us, sharedprio))
 		lh_wakeup_end(start, now, timer_offset_us, sharedprio, prev,
 			      next);
 }
@@ -614,14 +625,14 @@ static noinline void notrace lh_wakeup_switch(struct lh_wakeup_cpu *wc,
 					      struct task_struct *prev,
 					      struct task_struct *next)
 {
-	u64 now;
+	u64 mark = lh_clock_mark(), now;
 
-	if (unlikely(!lh_clock_on_cycles())) {
+	if (!lh_clock_marks_cycles(mark)) {
 		lh_wakeup_switch_slow(wc, prev, next, 0);
 		return;
 	}
 	/* Before the lock: waiting for it is our time, not the wakee's. */
-	now = lh_cycle_stamp();
+	now = lh_cycle_stamp(mark);
 	if (unlikely(!arch_spin_trylock(&wc->lock))) {
 		lh_wakeup_switch_slow(wc, prev, next, now);
 		return;

@@ -13,12 +13,14 @@
  * constant rate that does not stop, synchronized across CPUs (not marked
  * unstable), or one the kernel was told is reliable. That is what
  * local_clock() reads there too, through its per-CPU scaling and a
- * seqcount, for a tenth of the instructions. A stamp is the raw count;
- * a window's two ends are scaled to ns when it is filed, with a mult/shift
- * computed at load and again when the kernel refines the TSC's rate
- * (module/clock.c), and its microseconds are their difference divided by
- * 1000 (clock_scale.h): three multiplies per sample instead of one per
- * reading and a division. Elsewhere they read the kernel's clocks:
+ * seqcount, for a tenth of the instructions. A stamp is the raw count,
+ * and its generation's mark, read in the same load that tells whether the
+ * counter is read at all. A window's microseconds are the difference of
+ * its two ends' ns divided by 1000, with a mult/shift computed at load and
+ * again when the kernel refines the TSC's rate (module/clock.c); one
+ * scaling of its length tells them in 999 windows of 1000 (clock_scale.h):
+ * two multiplies per sample instead of one per reading and a division.
+ * Elsewhere they read the kernel's clocks:
  * ktime_get_mono_fast_ns() (CLOCK_MONOTONIC, the same on every CPU) and
  * local_clock() (consistent on one CPU).
  *
@@ -64,25 +66,26 @@
 #define LH_CLOCK_CYCLES_BIT	BIT_ULL(63)	/* read on the cycle counter */
 #define LH_CLOCK_SCALE_BIT	BIT_ULL(62)	/* ...in an odd scale generation */
 #define LH_CLOCK_MARK		(LH_CLOCK_CYCLES_BIT | LH_CLOCK_SCALE_BIT)
+#define LH_CLOCK_MARK_SHIFT	62		/* a stamp >> it: its mark's bits */
 
 /*
  * struct lh_clock - the clock the probes read; written at load, by a fall
  * back, a rescale and a resume (module/clock.c), read by every probe
- * @cycles: read the cycle counter (else the kernel's clocks)
- * @shift:  cycles to ns: ns = cycles * @mult[g] >> @shift; set at load
+ * @mult:   per generation, by the mark's bits (lh_clock_mult_slot()): a
+ *          generation's mult is written before its @mark is published, and
+ *          read through a stamp's own mark, so a stamp is scaled at the
+ *          rate of its generation
+ * @shift:  cycles to ns: ns = cycles * mult >> @shift; set at load
  * @mark:   the top bits of a cycle stamp: LH_CLOCK_CYCLES_BIT, with
  *          LH_CLOCK_SCALE_BIT in odd generations (a rescale or a resume
- *          starts the next). Its low half is 0: a 32-bit kernel's torn read is
- *          harmless.
- * @mult:   per generation g: @mult[g] is written before the @mark of g is
- *          published, and read through a stamp's own mark, so a stamp is
- *          scaled at the rate of its generation
+ *          starts the next); 0 while the kernel's clocks are read (before
+ *          load's choice, after a fall back). One read tells a stamp both.
+ *          Its low half is 0: a 32-bit kernel's torn read is harmless.
  */
 struct lh_clock {
-	bool cycles;
+	u32 mult[4];
 	u32 shift;
 	u64 mark;
-	u32 mult[2];
 };
 
 extern struct lh_clock lh_clock;
@@ -110,7 +113,7 @@ static __always_inline u64 lh_cycles(void)
 }
 
 #else
-/* lh_cycles - no cycle clock here: never read (lh_clock.cycles stays false) */
+/* lh_cycles - no cycle clock here: never read (lh_clock.mark stays 0) */
 static __always_inline u64 lh_cycles(void)
 {
 	return 0;
@@ -118,19 +121,40 @@ static __always_inline u64 lh_cycles(void)
 
 #endif
 
-/* lh_clock_on_cycles - are stamps read on the cycle counter (until a fall back)? */
-static __always_inline bool lh_clock_on_cycles(void)
+/*
+ * lh_clock_mark - the mark of a cycle stamp read now, 0 if stamps are read
+ * on the kernel's clocks: a probe reads it once, for both
+ */
+static __always_inline u64 lh_clock_mark(void)
 {
-	return likely(READ_ONCE(lh_clock.cycles));
+	return READ_ONCE(lh_clock.mark);
 }
 
 /*
- * lh_cycle_stamp - now on the cycle counter, as lh_clock_on_cycles() stamps
- * it: the count (below 2^62: decades at 5 GHz) and its generation's mark
+ * lh_clock_marks_cycles - is @mark, as lh_clock_mark() read it, a cycle
+ * stamp's? Tested as its LH_CLOCK_CYCLES_BIT, the sign, so that the
+ * compiler knows the stamps read with it for cycle stamps, and drops that
+ * test from lh_clock_cycles_us() where the stamp is the end
  */
-static __always_inline u64 lh_cycle_stamp(void)
+static __always_inline bool lh_clock_marks_cycles(u64 mark)
 {
-	return lh_cycles() | READ_ONCE(lh_clock.mark);
+	return likely((s64)mark < 0);
+}
+
+/* lh_clock_on_cycles - are stamps read on the cycle counter (until a fall back)? */
+static __always_inline bool lh_clock_on_cycles(void)
+{
+	return lh_clock_marks_cycles(lh_clock_mark());
+}
+
+/*
+ * lh_cycle_stamp - now on the cycle counter, with @mark, what
+ * lh_clock_mark() read (a cycle stamp's): the count (below 2^62: decades
+ * at 5 GHz) and its generation's mark
+ */
+static __always_inline u64 lh_cycle_stamp(u64 mark)
+{
+	return lh_cycles() | mark;
 }
 
 /*
@@ -140,17 +164,42 @@ static __always_inline u64 lh_cycle_stamp(void)
  */
 static __always_inline u64 lh_clock_stamp(void)
 {
-	if (lh_clock_on_cycles())
-		return lh_cycle_stamp();
+	u64 mark = lh_clock_mark();
+
+	if (lh_clock_marks_cycles(mark))
+		return lh_cycle_stamp(mark);
 	return ktime_get_mono_fast_ns();
 }
 
 /* lh_clock_local_stamp - now, for a window that ends on this CPU */
 static __always_inline u64 lh_clock_local_stamp(void)
 {
-	if (lh_clock_on_cycles())
-		return lh_cycle_stamp();
+	u64 mark = lh_clock_mark();
+
+	if (lh_clock_marks_cycles(mark))
+		return lh_cycle_stamp(mark);
 	return local_clock();
+}
+
+/*
+ * lh_clock_mult_slot - where the mult of the generation of mark (or cycle
+ * stamp) @mark is kept: indexed by the mark's bits, 2 or 3, with no
+ * masking
+ */
+static __always_inline u32 *lh_clock_mult_slot(u64 mark)
+{
+	return &lh_clock.mult[mark >> LH_CLOCK_MARK_SHIFT];
+}
+
+/*
+ * lh_clock_set_cycles - stamp on the cycle counter from now on, in the first
+ * generation, at @mult/@shift: at load, before anything is hooked
+ */
+static inline void lh_clock_set_cycles(u32 mult, u32 shift)
+{
+	lh_clock.shift = shift;
+	*lh_clock_mult_slot(LH_CLOCK_CYCLES_BIT) = mult;
+	WRITE_ONCE(lh_clock.mark, LH_CLOCK_CYCLES_BIT);
 }
 
 /*
@@ -159,7 +208,7 @@ static __always_inline u64 lh_clock_local_stamp(void)
  */
 static __always_inline u32 lh_clock_mult(u64 stamp)
 {
-	return READ_ONCE(lh_clock.mult[!!(stamp & LH_CLOCK_SCALE_BIT)]);
+	return READ_ONCE(*lh_clock_mult_slot(stamp));
 }
 
 /* lh_clock_cycles_ns - cycle stamp @stamp as ns, without its mark */
@@ -218,26 +267,33 @@ static __always_inline bool lh_clock_differs(u64 a, u64 b)
 s64 lh_clock_window_us_slow(u64 start, u64 end);
 
 /*
- * Two cycle stamps of one generation in order are less apart (2^61 counts
- * are 14 years at 5 GHz); stamps of two clocks or generations, or out of
- * order, are not (less than 2^62 counts each, their marks differ by 2^62 or
- * more, or the difference wraps).
+ * The windows of the inline case are less long: 2^31 counts are 0.43 s at
+ * 5 GHz, more than any histogram's range, and less than the 2^54 ns
+ * lh_cycles_window_us_quick() takes for any counter above 120 Hz. Stamps
+ * of two clocks or generations, or out of order, are further apart (less
+ * than 2^62 counts each, their marks differ by 2^62 or more, or the
+ * difference wraps).
  */
-#define LH_CLOCK_WINDOW_MAX	BIT_ULL(61)
+#define LH_CLOCK_WINDOW_MAX	BIT_ULL(31)
 
 /*
- * lh_clock_cycles_us - the case of every sample where the cycle counter is
- * used: both stamps on it, in one generation, and @end not before @start;
- * then true, with the
- * whole microseconds from @start to @end in @us: lh_clock_delta_ns() /
- * 1000. Calls nothing, divides by nothing but a constant.
+ * lh_clock_cycles_us - the case of 999 samples in 1000 where the cycle
+ * counter is used: both stamps on it, in one generation, @end not before
+ * @start and less than LH_CLOCK_WINDOW_MAX after it, and one scaling tells
+ * (lh_cycles_window_us_quick()); then true, with the whole microseconds
+ * from @start to @end in @us: lh_clock_delta_ns() / 1000. Calls nothing,
+ * divides by nothing.
  */
 static __always_inline bool lh_clock_cycles_us(u64 start, u64 end, s64 *us)
 {
+	u64 quick_us;
+
 	if (unlikely((s64)end >= 0 || end - start >= LH_CLOCK_WINDOW_MAX))
 		return false;
-	*us = lh_cycles_window_us(start, end, lh_clock_mult(end),
-				  lh_clock.shift);
+	if (unlikely(!lh_cycles_window_us_quick(start, end, lh_clock_mult(end),
+						lh_clock.shift, &quick_us)))
+		return false;
+	*us = quick_us;
 	return true;
 }
 

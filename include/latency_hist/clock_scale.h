@@ -62,6 +62,56 @@ static __always_inline u64 lh_ns_to_us(u64 ns)
 }
 
 /*
+ * 2^64 / 1000, rounded up. For n = 1000 k + r below 2^54, the high half of
+ * n * LH_US_RECIP_2_64 is k (Lemire, Kaser and Kurz, "Faster remainder by
+ * direct computation", 2019: 64 >= 54 + log2(1000)), and its low half is
+ * r * LH_US_RECIP_2_64 + 384 k: at least 2^64 - LH_US_RECIP_2_64 exactly
+ * where r is 999 (1000 * LH_US_RECIP_2_64 is 2^64 + 384).
+ */
+#define LH_US_RECIP_2_64	18446744073709552ULL
+
+#ifdef CONFIG_X86_64
+/*
+ * lh_ns_to_us_unless_999 - @ns / 1000 in @us, unless @ns ends in 999: then
+ * false. One mulq, and an add that carries exactly then. @ns is below 2^54
+ * (208 days).
+ */
+static __always_inline bool lh_ns_to_us_unless_999(u64 ns, u64 *us)
+{
+	/* from memory: no movabs, and no register to hold it */
+	static const u64 recip = LH_US_RECIP_2_64;
+	u64 low, high;
+	bool ok;
+
+	/* the add in the asm, where its carry is the answer */
+	asm ("mulq %[recip]\n\taddq %[recip], %%rax"
+	     : "=a" (low), "=&d" (high), "=@ccnc" (ok)
+	     : "0" (ns), [recip] "m" (recip));
+	*us = high;
+	return ok;
+}
+#elif defined(CONFIG_ARCH_SUPPORTS_INT128) && defined(__SIZEOF_INT128__)
+/* lh_ns_to_us_unless_999 - as above, in C (arm64: a mul and a umulh) */
+static __always_inline bool lh_ns_to_us_unless_999(u64 ns, u64 *us)
+{
+	unsigned __int128 p = (unsigned __int128)ns * LH_US_RECIP_2_64;
+
+	*us = p >> 64;
+	return (u64)p < -LH_US_RECIP_2_64;
+}
+#else
+/*
+ * lh_ns_to_us_unless_999 - @ns / 1000 in @us, unless @ns ends in 999: then
+ * false (32-bit kernels: a division by a constant and its remainder)
+ */
+static __always_inline bool lh_ns_to_us_unless_999(u64 ns, u64 *us)
+{
+	*us = lh_ns_to_us(ns);
+	return ns - *us * 1000 != 999;
+}
+#endif
+
+/*
  * lh_cycles_window_ns - ns from count @start to count @end on the time line
  * of the counts' own ns: what explain's records hold. Equal bits above the
  * 62nd (clock.h's marks) cancel: they add to both products a multiple of
@@ -75,13 +125,24 @@ static __always_inline u64 lh_cycles_window_ns(u64 start, u64 end, u32 mult,
 }
 
 /*
- * lh_cycles_window_us - whole microseconds from count @start to count @end
- * (not before @start): lh_cycles_window_ns() / 1000
+ * lh_cycles_window_us_quick - whole microseconds from count @start to count
+ * @end in @us, lh_cycles_window_ns() / 1000, by one scaling; false, @us
+ * unset, in the one window in 1000 where that does not tell. @end is not
+ * before @start, both carry the same marks, and they are less than 2^54 ns
+ * apart (208 days).
+ *
+ * The difference's ns are the window's or one less: the floors of the two
+ * ends' products are apart by the floor of the difference's, or by one
+ * more where the start's fraction of a ns and the difference's add up to a
+ * whole one. So they tell the window's microseconds, but where they end in
+ * 999: there the ends' own ns decide (lh_cycles_window_ns()).
  */
-static __always_inline u64 lh_cycles_window_us(u64 start, u64 end, u32 mult,
-					       u32 shift)
+static __always_inline bool lh_cycles_window_us_quick(u64 start, u64 end,
+						      u32 mult, u32 shift,
+						      u64 *us)
 {
-	return lh_ns_to_us(lh_cycles_window_ns(start, end, mult, shift));
+	return lh_ns_to_us_unless_999(lh_cycles_scale(end - start, mult, shift),
+				      us);
 }
 
 /*
