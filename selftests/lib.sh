@@ -407,7 +407,7 @@ lh_req_met()
 	suspend-wake)
 		case ${LH_VM_WAKE:-} in
 		1) ;;
-		0) LH_REQ_WHY="a qemu guest that nothing wakes from a suspend (vm-run.sh --s3, a matrix line's s3=1, wakes it)" ;;
+		0) LH_REQ_WHY="a qemu guest that nothing wakes from a suspend (vm-run.sh --s3 does: the matrix's boot suspend)" ;;
 		*)
 			if ! command -v rtcwake >/dev/null 2>&1; then
 				LH_REQ_WHY="rtcwake (util-linux) is not installed"
