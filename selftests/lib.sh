@@ -993,7 +993,9 @@ lh_case_dmesg_clean()
 # whose driver this loads where it is a module.
 lh_suspend()
 {
-	_n0=$(cat /sys/power/suspend_stats/success)
+	local n0 n1 t0 rc
+
+	n0=$(cat /sys/power/suspend_stats/success)
 	echo "$1" >/sys/power/mem_sleep 2>/dev/null ||
 		{ lh_err "cannot choose $1 in /sys/power/mem_sleep ($(cat /sys/power/mem_sleep))"; return 1; }
 	if [ "${LH_VM_WAKE:-}" = 1 ] && [ "$1" = s2idle ] && [ ! -d /sys/module/button ] &&
@@ -1001,22 +1003,22 @@ lh_suspend()
 		lh_err "no ACPI button driver: nothing would wake the guest from s2idle"
 		return 1
 	fi
-	_t0=$(date +%s)
+	t0=$(date +%s)
 	if [ "${LH_VM_WAKE:-}" = 1 ]; then
 		lh_diag "LH-VM-WAKE mode=$1 after=$2"
-		_rc=0
+		rc=0
 		# shellcheck disable=SC2320 # echo's status is the write's
-		echo mem 2>"$LH_TMP/suspend" >/sys/power/state || _rc=$?
+		echo mem 2>"$LH_TMP/suspend" >/sys/power/state || rc=$?
 		lh_diag "LH-VM-WOKE"
 	else
 		rtcwake -m mem -s "$2" >"$LH_TMP/suspend" 2>&1
-		_rc=$?
+		rc=$?
 	fi
-	LH_SUSPEND_S=$(($(date +%s) - _t0))
-	_n1=$(cat /sys/power/suspend_stats/success)
-	lh_diag "suspended ($1) for $LH_SUSPEND_S s: suspend_stats/success $_n0 -> $_n1"
-	if [ "$_rc" != 0 ] || [ "$_n1" -le "$_n0" ]; then
-		lh_err "no suspend to $1 (exit $_rc; suspend_stats/success $_n0 -> $_n1): $(cat "$LH_TMP/suspend")"
+	LH_SUSPEND_S=$(($(date +%s) - t0))
+	n1=$(cat /sys/power/suspend_stats/success)
+	lh_diag "suspended ($1) for $LH_SUSPEND_S s: suspend_stats/success $n0 -> $n1"
+	if [ "$rc" != 0 ] || [ "$n1" -le "$n0" ]; then
+		lh_err "no suspend to $1 (exit $rc; suspend_stats/success $n0 -> $n1): $(cat "$LH_TMP/suspend")"
 		return 1
 	fi
 }
