@@ -15,7 +15,9 @@
 #     says so and enable/irq refuses (ENODEV): the rest is skipped there;
 #  2. COUNT interrupts file COUNT samples in the line's row of irq/lines,
 #     which names the line (its number, action lh_irq_test), and CPU 1's
-#     histogram holds at least those;
+#     histogram holds at least those; lh (where it is beside the tests)
+#     reads the module's file: lh prom has the line's series, labelled
+#     irq=IRQ, with those samples;
 #  3. with each interrupt fired inside a HOLD_US preempt-off section of
 #     lh_irq_hold on CPU 1, the line's maximum is at least
 #     HOLD_US / 8 (under TCG), on CPU 1, culprit lh_irq_hold; CPU 1's max record, when
@@ -39,6 +41,7 @@ COUNT=20	# interrupts of a run
 GAP_US=2000	# between two of them
 HOLD_US=3000	# the preempt-off section around an interrupt
 HOLDS=5		# sections
+LH_TOOL=${LH_TOOL:-$LH_TESTDIR/../scripts/lh}
 
 lh_setup
 lh_plan 5
@@ -157,6 +160,15 @@ else
 	[ "$IR_MIN" -le "$IR_P99" ] && [ "$IR_P99" -le "$IR_P999" ] &&
 		[ "$IR_P999" -le "$IR_MAX" ] ||
 		lh_err "line $IRQ: min $IR_MIN p99 $IR_P99 p99.9 $IR_P999 max $IR_MAX out of order"
+	if [ -r "$LH_TOOL" ]; then
+		want="latency_hist_line_samples_total{type=\"irq\",irq=\"$IRQ\",name=\"lh_irq_test\"} $IR_SAMPLES"
+		LH_ROOT=$LH_DIR sh "$LH_TOOL" prom >"$LH_TMP/prom" 2>&1 ||
+			lh_err "lh prom failed: $(head -c 300 "$LH_TMP/prom")"
+		grep -qxF "$want" "$LH_TMP/prom" ||
+			lh_err "lh prom lacks $want: $(grep latency_hist_line_samples "$LH_TMP/prom" | head -n 3)"
+	else
+		lh_diag "$LH_TOOL is not here: lh's reading of irq/lines not checked"
+	fi
 fi
 lh_case_end one_sample_per_interrupt_in_the_named_line
 

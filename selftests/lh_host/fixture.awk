@@ -24,13 +24,17 @@
 #   nosummary                     no summary files (a module older than them)
 #   rows                          a rows file per type too (module/hist_print.c), as
 #                                 a module that has it: lh then reads it, not CPUx
+#   lines TYPE TEXT..             a line of TYPE/lines, the per-line view, as the
+#                                 module prints it (module/irq_lines.c); irq, a
+#                                 type the default tree leaves out, is there when
+#                                 `types` names it
 
 BEGIN {
 	ncpus = 2
-	nhists = split("irqsoff preemptoff preemptirqsoff wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup switchtime timerwakeupswitch", hists, " ")
-	for (i = 1; i <= nhists; i++) present[hists[i]] = 1
-	maxrec_types = " wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup switchtime timerwakeupswitch "
-	nsw = split("preemptirqsoff wakeup missed_timer_offsets timerandwakeup switchtime timerwakeupswitch", switches, " ")
+	nhists = split("irqsoff preemptoff preemptirqsoff wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup switchtime timerwakeupswitch irq", hists, " ")
+	for (i = 1; i <= nhists; i++) present[hists[i]] = hists[i] != "irq"
+	maxrec_types = " wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup switchtime timerwakeupswitch irq "
+	nsw = split("preemptirqsoff wakeup missed_timer_offsets timerandwakeup switchtime timerwakeupswitch irq", switches, " ")
 	# q = qnum / 10000, so ranks are computed in integers
 	nq = split("5000 9000 9900 9990 9999", qnum, " ")
 	summary = 1
@@ -61,6 +65,7 @@ $1 == "enable" { enabled[$2] = $3; next }
 $1 == "pid" { pid[$2] = $3; next }
 $1 == "nosummary" { summary = 0; next }
 $1 == "rows" { rows = 1; next }
+$1 == "lines" { line = $0; sub(/^lines [^ ]+ /, "", line); lines[$2] = lines[$2] line "\n"; next }
 { print "fixture.awk: bad spec line: " $0 > "/dev/stderr"; exit 1 }
 
 # sort_values - sort v[1..n] ascending
@@ -172,7 +177,7 @@ function row_fields(t,    sw, needs) {
 	    sw == "timerwakeupswitch" ? "timerandwakeup,switchtime" : "-"
 	return sprintf(" switch=%s needs=%s pid=%d max=%d counters=%d syscall_slow_path=%d", sw, needs,
 	    t == "wakeup" || t == "missed_timer_offsets", index(maxrec_types, " " t " ") > 0,
-	    t !~ /^(timerandwakeup|switchtime|timerwakeupswitch)$/, t == "switchtime")
+	    t !~ /^(timerandwakeup|switchtime|timerwakeupswitch|irq)$/, t == "switchtime")
 }
 
 # status_line - t's status line; an override without the row fields gets
@@ -204,6 +209,7 @@ END {
 			}
 		}
 		if (rows) rows_file(t, d "/rows")
+		if (t in lines) { printf "%s", lines[t] > (d "/lines"); close(d "/lines") }
 		printf "" > (d "/reset"); close(d "/reset")
 		if (t == "wakeup" || t == "missed_timer_offsets") {
 			print (t in pid) ? pid[t] : 0 > (d "/pid"); close(d "/pid")
@@ -218,6 +224,7 @@ END {
 	if (!present["wakeup/sharedprio"] && !present["wakeup"]) system("rmdir '" out "/wakeup/sharedprio' '" out "/wakeup'")
 	else if (!present["wakeup/sharedprio"]) system("rmdir '" out "/wakeup/sharedprio'")
 	for (i = 1; i <= nsw; i++) {
+		if (switches[i] == "irq" && !present["irq"]) continue
 		print (switches[i] in enabled) ? enabled[switches[i]] : 0 > (out "/enable/" switches[i])
 		close(out "/enable/" switches[i])
 	}

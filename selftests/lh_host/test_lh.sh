@@ -794,6 +794,83 @@ case_rows_same_output()
 	case_end every_command_reads_the_rows_file_as_the_cpux_files
 }
 
+# case_lines - the per-line views (irq/lines, softirq/lines): one reader for
+# summary, summary --json, json and prom, whose series take the file's own
+# label (irq, vector); a malformed or cut-short lines file is an error
+case_lines()
+{
+	fixture "$TMP/lines" <<'EOF'
+cpus 2
+types wakeup irq
+enable irq 1
+samples irq 1 11:2 23:1
+lines irq #threaded PREEMPT_RT
+lines irq #irq name samples min mean p99 p99.9 max max_cpu culprit_pid culprit
+lines irq 24 virtio0-input.0 1200 9 14.31 31 55 61 1 0 swapper/1
+lines irq 33 lh_irq_test 20 11 16.50 23 23 23 1 812 lh irq hold
+lines irq 33 lh_irq_test 2 -3 -1.50 0 0 0 0 812 lh_irq_hold
+lines irq #other 5
+EOF
+	LH_ROOT=$TMP/lines
+	lh summary
+	expect_rc 0 "summary with a lines file"
+	grep -q '^irq per irq (threaded PREEMPT_RT, other 5):$' "$TMP/out" || err "summary: no per-line title"
+	awk '$1 == "33" && $2 == "lh_irq_test" && $3 == "20" && $NF == "hold" && $(NF - 3) == "812" { f = 1 } END { exit !f }' \
+		"$TMP/out" || err "summary: line 33 is not as the file has it: $(grep '^33' "$TMP/out" | head -1)"
+	lh summary --cpu 1
+	! grep -q 'per irq' "$TMP/out" || err "summary --cpu 1 shows the per-line view, which is not per CPU"
+	lh prom
+	expect_rc 0 "prom with a lines file"
+	for want in 'latency_hist_line_samples_total{type="irq",irq="24",name="virtio0-input.0"} 1200' \
+		    'latency_hist_line_latency_seconds{type="irq",irq="24",name="virtio0-input.0",stat="mean"} 0.00001431' \
+		    'latency_hist_line_latency_seconds{type="irq",irq="24",name="virtio0-input.0",stat="p99.9"} 0.000055' \
+		    'latency_hist_line_latency_seconds{type="irq",irq="33",name="lh_irq_test#2",stat="min"} -0.000003' \
+		    'latency_hist_line_other_total{type="irq"} 5'; do
+		grep -qF "$want" "$TMP/out" || err "prom lacks: $want"
+	done
+	if [ -n "$PROMTOOL" ]; then
+		"$PROMTOOL" check metrics <"$TMP/out" >"$TMP/promtool.out" 2>&1 ||
+			err "promtool check metrics: $(head -c 500 "$TMP/promtool.out")"
+	fi
+	if [ -n "$PY" ]; then
+		lh json
+		expect_rc 0 "json with a lines file"
+		py '
+import json, sys
+d = json.load(sys.stdin)["types"]
+l = d["irq"]["lines"]
+assert d["wakeup"]["lines"] is None, d["wakeup"]["lines"]
+assert (l["label"], l["why"], l["other"]) == ("irq", "threaded PREEMPT_RT", 5), l
+assert [x["id"] for x in l["lines"]] == [24, 33, 33], l
+x = l["lines"][1]
+assert (x["name"], x["samples"], x["mean"], x["max"], x["max_cpu"]) == ("lh_irq_test", 20, 16.5, 23, 1), x
+assert x["culprit"] == {"pid": 812, "comm": "lh irq hold"}, x
+' || err "json: the lines are not as the file has them"
+		lh summary --json
+		py '
+import json, sys
+assert json.load(sys.stdin)["types"]["irq"]["lines"]["lines"][0]["p99"] == 31
+' || err "summary --json: no lines"
+	fi
+	# a vector label (softirq/lines) works the same; a label lh gives
+	# itself, a max below p99.9, a two-decimal mean cut to one, a missing
+	# #other and a line after it are errors, and nothing is printed
+	sed -e 's/^#irq /#vector /' -e 's/^#threaded .*/#context irq_exit/' "$TMP/lines/irq/lines" >"$TMP/l"
+	cp "$TMP/l" "$TMP/lines/irq/lines"
+	lh prom
+	grep -qF 'latency_hist_line_samples_total{type="irq",vector="24",name="virtio0-input.0"} 1200' "$TMP/out" ||
+		err "prom: no vector label from a #vector header"
+	for bad in 's/^#vector /#cpu /' 's/ 31 55 61 / 31 55 50 /' '/^#other/d' 's/ 14\.31 / 14.3 /' \
+		   '$a\
+25 x 1 1 1.00 1 1 1 0 0 x'; do
+		sed -e "$bad" "$TMP/l" >"$TMP/lines/irq/lines"
+		lh prom
+		expect_rc 2 "prom with a bad lines file ($bad)"
+		[ ! -s "$TMP/out" ] || err "prom printed something from a bad lines file ($bad)"
+	done
+	case_end per_line_views
+}
+
 # ---------------------------------------------------------------- flavours
 
 echo "TAP version 13"
@@ -816,6 +893,7 @@ for f in ${*:-gawk mawk busybox}; do
 	case_prom
 	case_prom_bounds
 	case_prom_sum_exact
+	case_lines
 	case_rows_same_output
 	case_plot
 	case_run

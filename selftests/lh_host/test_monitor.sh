@@ -380,19 +380,37 @@ event stop reason=after 0 intervals (--count)" "a reload"
 	case_end counts_going_down_start_a_new_baseline
 }
 
-# case_prometheus - --prom: promtool accepts it, its histograms are those
-# of lh prom, the interval maxima are there, it is replaced atomically
+# with_lines - the spec on stdin plus the irq type and its per-line view
+# (irq/lines), whose series --prom writes as lh prom does
+with_lines()
+{
+	cat
+	cat <<'EOF'
+types irqsoff preemptoff preemptirqsoff wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup switchtime timerwakeupswitch irq
+samples irq 1 9:2
+lines irq #threaded threadirqs
+lines irq #irq name samples min mean p99 p99.9 max max_cpu culprit_pid culprit
+lines irq 24 virtio0-input.0 2 9 9.00 9 9 9 1 0 swapper/1
+lines irq #other 0
+EOF
+}
+
+# case_prometheus - --prom: promtool accepts it, its histograms and per-line
+# views are those of lh prom, the interval maxima are there, it is replaced
+# atomically
 case_prometheus()
 {
 	R=$TMP/r
 	rm -rf "$R" "$TMP/m" "$TMP/p"
 	mkdir -p "$TMP/p"
-	spec_a | tree "$R"
+	spec_a | with_lines | tree "$R"
 	LH_ROOT=$R
 	export LH_ROOT
 	step "$TMP/m" --prom "$TMP/p/lh.prom"
-	spec_c | tree "$R"
+	spec_c | with_lines | tree "$R"
 	step "$TMP/m" --prom "$TMP/p/lh.prom"
+	grep -q '^latency_hist_line_samples_total{type="irq",irq="24",name="virtio0-input.0"} 2$' "$TMP/p/lh.prom" ||
+		err "the monitor's Prometheus file has no per-line series"
 	[ "$(ls "$TMP/p")" = lh.prom ] || err "the prom directory holds $(ls "$TMP/p" | tr '\n' ' ')"
 	if [ -n "$PROMTOOL" ]; then
 		"$PROMTOOL" check metrics <"$TMP/p/lh.prom" >"$TMP/promtool.out" 2>&1 ||
