@@ -27,6 +27,7 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 kernels=$(lh_matrix_kernels validate)
 args=()
+command="${LH_TESTS:+LH_TESTS=\"$LH_TESTS\" }$0 $*"	# the table says which command made it
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -44,7 +45,7 @@ rm -f "$logs"/*.out	# the table is of this run only
 bash "$LH_SCRIPTS/run-tests.sh" --suite validate --kernels "$kernels" "${args[@]}" || status=$?
 
 echo
-echo "== validation table"
+echo "== validation table ($command, $(date -u +%Y-%m-%d))"
 printf '%-26s | %-13s | %-46s | %-48s | %s\n' kernel tool check figures result
 for out in "$logs"/*.out; do
 	[ -e "$out" ] || continue
