@@ -20,6 +20,8 @@
 # (LH_VM_ICOUNT=1, the validate suite): under plain emulation a vCPU stall
 # between the two probes of one tracepoint moves one side by milliseconds.
 # Lines "# table: check | figures | result" feed scripts/validate.sh.
+#
+# requires: cpu1 icount trace-cmd tracefs preemptirq lh_load_test type:irqsoff type:preemptoff type:preemptirqsoff
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -33,15 +35,9 @@ MODES="irq preempt preemptirq"
 TYPES="irqsoff preemptoff preemptirqsoff"
 
 lh_setup
-lh_need_cpu1
-[ "${LH_VM_ICOUNT:-0}" = 1 ] ||
-	lh_skip_all "per-sample agreement needs instruction time (LH_VM_ICOUNT=1, scripts/validate.sh)"
-command -v trace-cmd >/dev/null 2>&1 || lh_skip_all "trace-cmd is not installed"
-T=$(lh_tracefs) || lh_skip_all "no tracefs"
-[ -d "$T/events/preemptirq" ] || lh_skip_all "no preemptirq tracepoints in this kernel"
+T=$(lh_tracefs)
 lh_load_or_bail
-lt_load cpu=1 count=$COUNT gap_us=3000 ||
-	lh_skip_all "LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
+lt_load cpu=1 count=$COUNT gap_us=3000
 lh_plan 4
 
 # vs_mark TEXT - a trace marker written on CPU 1, the only CPU recorded

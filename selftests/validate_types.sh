@@ -18,6 +18,8 @@
 # validate suite's -icount) two probes of one tracepoint are a fixed few
 # hundred instructions apart, so a pair differs only by a truncation to us.
 # Lines "# table: check | figures | result" feed scripts/validate.sh.
+#
+# requires: rt_sleeper cpu1 icount trace-cmd tracefs type:wakeup type:missed_timer_offsets type:timerandwakeup type:switchtime type:timerwakeupswitch
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -31,12 +33,8 @@ PRIO=80
 TYPES="wakeup missed_timer_offsets timerandwakeup switchtime timerwakeupswitch"
 
 sl_setup
-command -v trace-cmd >/dev/null 2>&1 || lh_skip_all "trace-cmd is not installed"
-T=$(lh_tracefs) || lh_skip_all "no tracefs"
+T=$(lh_tracefs)
 lh_load_or_bail
-for t in $TYPES; do
-	lh_available $t || lh_skip_all "$t is not available here"
-done
 [ -d "$T/events/latency_hist/lh_sample" ] || lh_skip_all "no lh_sample trace event"
 lh_plan 12
 
