@@ -53,7 +53,8 @@ vt_run()
 	lh_filter missed_timer_offsets "$tid"
 	lh_enable $TYPES
 	lh_reset wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup switchtime timerwakeupswitch
-	vl_record_start "$LH_TMP/$name.dat" \
+	# CPU 1 only: the sleeper's timer, wakeups and switches are all there
+	vl_record_start "$LH_TMP/$name.dat" -M 2 \
 		-e latency_hist:lh_sample -f "victim_pid == $tid" \
 		-e sched:sched_switch -e sched:sched_waking \
 		-e sched:sched_migrate_task -f "pid == $tid" \
@@ -64,12 +65,16 @@ vt_run()
 	sl_go
 	sl_wait
 	lh_disable_all
+	lh_diag "$name: $(date +%s) recorded"
 	vl_record_stop "$LH_TMP/$name.dat" "$LH_TMP/$name.report"
+	lh_diag "$name: $(date +%s) reported"
 	sl_show_summary
 	hl_show_totals $TYPES wakeup/sharedprio
 
 	vl_ours "$LH_TMP/$name.report" "$LH_TMP/$name.ours"
+	lh_diag "$name: $(date +%s) ours"
 	vl_recompute "$LH_TMP/$name.report" "$tid" "$LH_TMP/$name.recomputed"
+	lh_diag "$name: $(date +%s) recomputed"
 	lh_diag "$name: report $(grep -c . "$LH_TMP/$name.report") lines, ours $(wc -l <"$LH_TMP/$name.ours") samples, recomputed $(wc -l <"$LH_TMP/$name.recomputed")"
 	for t in $TYPES; do
 		vl_pair $t "$LH_TMP/$name.ours" "$LH_TMP/$name.recomputed" $min_w "$name"
