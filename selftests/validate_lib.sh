@@ -117,8 +117,13 @@ vl_record_start()
 vl_record_stop()
 {
 	local lost
+	# Nothing more into the buffers: trace-cmd's own shutdown, which takes
+	# many seconds of instruction time, would fill them with its readers'
+	# wakeups (a million lines of report where the case needs thousands).
+	echo 0 >"$(lh_tracefs)/tracing_on"
 	kill -INT "$VL_REC_PID"
 	wait "$VL_REC_PID" || lh_diag "trace-cmd record exited $?: $(tail -n 3 "$1.out")"
+	echo 1 >"$(lh_tracefs)/tracing_on"
 	VL_REC_PID=
 	trace-cmd report -N -t -i "$1" >"$2" 2>"$2.err" ||
 		lh_bail "trace-cmd report failed: $(tail -n 3 "$2.err")"

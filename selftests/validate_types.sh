@@ -51,9 +51,12 @@ vt_run()
 	tid=$SL_TID
 	lh_filter wakeup "$tid"
 	lh_filter missed_timer_offsets "$tid"
-	lh_enable $TYPES
-	lh_reset wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup switchtime timerwakeupswitch
-	# CPU 1 only: the sleeper's timer, wakeups and switches are all there
+	# CPU 1 only: the sleeper's timer, wakeups and switches are all there.
+	# Recording starts first, so at every tracepoint ftrace's probe runs
+	# before ours: its event's cost lands before our stamp at both ends of
+	# a window and cancels, where with ours first the switch-in's end would
+	# carry our filing and its lh_sample event (2-3 us in instruction time)
+	# that the waking's does not.
 	vl_record_start "$LH_TMP/$name.dat" -M 2 \
 		-e latency_hist:lh_sample -f "victim_pid == $tid" \
 		-e sched:sched_switch -e sched:sched_waking \
@@ -62,6 +65,8 @@ vt_run()
 		-e timer:hrtimer_expire_entry -e timer:hrtimer_expire_exit \
 		-e raw_syscalls:sys_enter -f "common_pid == $tid" \
 		-e raw_syscalls:sys_exit -f "common_pid == $tid"
+	lh_enable $TYPES
+	lh_reset wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup switchtime timerwakeupswitch
 	sl_go
 	sl_wait
 	lh_disable_all
