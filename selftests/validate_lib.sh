@@ -127,6 +127,7 @@ vl_record_stop()
 	VL_REC_PID=
 	trace-cmd report -N -t -i "$1" >"$2" 2>"$2.err" ||
 		lh_bail "trace-cmd report failed: $(tail -n 3 "$2.err")"
+	lh_diag "report: $(grep -c . "$2") lines; most frequent: $(sed -n 's/^.*\] *[0-9.]*: *\([a-z_]*\):.*$/\1/p' "$2" | sort | uniq -c | sort -rn | head -n 4 | tr -s ' \n' ' ')"
 	lost=$(awk 'match($0, /LOST [0-9]+ EVENTS/) { n += substr($0, RSTART + 5) + 0 } END { print n + 0 }' "$2")
 	[ "$lost" = 0 ] || lh_err "trace-cmd lost $lost events: the recomputation misses some"
 }
