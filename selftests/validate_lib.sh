@@ -102,7 +102,10 @@ vl_record_start()
 	dat=$1
 	shift
 	first=$(printf '%s\n' "$@" | awk 'prev == "-e" { sub(/:/, "/"); print; exit } { prev = $0 }')
-	trace-cmd record -q -C mono -b 4096 -o "$dat" "$@" >"$dat.out" 2>&1 &
+	# -s: its readers wake once a second, not every millisecond (their
+	# default): in instruction time each wakeup of a reader is events of
+	# its own in the recorded CPU's buffer, a thousand a guest second
+	trace-cmd record -q -C mono -b 4096 -s 1000000 -o "$dat" "$@" >"$dat.out" 2>&1 &
 	VL_REC_PID=$!
 	n=0
 	until grep -q 1 "$(lh_tracefs)/events/$first/enable" 2>/dev/null || [ $n -ge 100 ]; do
