@@ -80,59 +80,74 @@ vl_compare()
 # the documented rules; vl_pair then pairs the two sample lists of each type
 # one to one.
 
-VL_REC_PID=		# the running trace-cmd record
+VL_CPUMASK=		# tracing_cpumask before vl_record_start, while it records
 
-# vl_cleanup - lh_cleanup hook: stop a recording a bail left running
+# vl_trace_reset - end a recording: events off, filters cleared (trace-cmd
+# reset), the CPU mask as it was, the buffer on again
+vl_trace_reset()
+{
+	local t
+	t=$(lh_tracefs)
+	trace-cmd reset >/dev/null 2>&1
+	echo "$VL_CPUMASK" >"$t/tracing_cpumask"
+	echo 1 >"$t/tracing_on"
+	VL_CPUMASK=
+}
+
+# vl_cleanup - lh_cleanup hook: end a recording a bail left on
 vl_cleanup()
 {
-	[ -n "$VL_REC_PID" ] || return 0
-	kill -INT "$VL_REC_PID" 2>/dev/null
-	wait "$VL_REC_PID" 2>/dev/null
-	VL_REC_PID=
+	[ -z "$VL_CPUMASK" ] || vl_trace_reset
 }
 LH_CLEANUP_HOOKS="vl_cleanup $LH_CLEANUP_HOOKS"
 
 # vl_record_start DAT [OPTION...] -e SYSTEM:EVENT [-f FILTER]... - start
-# trace-cmd record (clock mono, 4 MB a CPU unless -b says otherwise) into
-# DAT; returns once the first EVENT is on and a second has passed, for its
-# readers to run
+# recording into the kernel's buffer (trace-cmd start: clock mono, 4 MB a
+# CPU unless -b says otherwise) for vl_record_stop to extract into DAT.
+# No reader runs meanwhile: trace-cmd record's would wake on the recorded
+# CPUs and add events of their own, and its shutdown takes many seconds of
+# instruction time. The buffer must hold the whole recording, which
+# vl_record_stop checks.
 vl_record_start()
 {
-	local dat first n
+	local dat t
 	dat=$1
 	shift
-	first=$(printf '%s\n' "$@" | awk 'prev == "-e" { sub(/:/, "/"); print; exit } { prev = $0 }')
-	# -s: its readers wake once a second, not every millisecond (their
-	# default): in instruction time each wakeup of a reader is events of
-	# its own in the recorded CPU's buffer, a thousand a guest second
-	trace-cmd record -q -C mono -b 4096 -s 1000000 -o "$dat" "$@" >"$dat.out" 2>&1 &
-	VL_REC_PID=$!
-	n=0
-	until grep -q 1 "$(lh_tracefs)/events/$first/enable" 2>/dev/null || [ $n -ge 100 ]; do
-		lh_sleep_s 0.1
-		n=$((n + 1))
-	done
-	lh_sleep_s 1
+	t=$(lh_tracefs)
+	VL_CPUMASK=$(cat "$t/tracing_cpumask")
+	trace-cmd start -C mono -b 4096 "$@" >"$dat.out" 2>&1 ||
+		lh_bail "trace-cmd start failed: $(tail -n 3 "$dat.out")"
+	: >"$t/trace"	# empty, and its overrun counts zero
 }
 
-# vl_record_stop DAT REPORT - stop the recording, write its report without
-# plugins (the kernel's own field=value format, full-ns timestamps)
+# vl_syscall_nr NAME - print the number of system call NAME (the C
+# library's SYS_NAME), for a raw_syscalls filter
+vl_syscall_nr()
+{
+	local nr
+	nr=$(printf 'SYS_%s\n' "$1" | cpp -P -include sys/syscall.h - 2>/dev/null | awk 'NF { v = $1 } END { print v }')
+	case $nr in
+	'' | *[!0-9]*) lh_bail "cannot tell the number of system call $1 (cpp, sys/syscall.h)" ;;
+	esac
+	echo "$nr"
+}
+
+# vl_record_stop DAT REPORT - stop recording, extract the buffer into DAT
+# and write its report without plugins (the kernel's own field=value
+# format, full-ns timestamps); an error if the buffer overflowed
 vl_record_stop()
 {
-	local lost
-	# Nothing more into the buffers: trace-cmd's own shutdown, which takes
-	# many seconds of instruction time, would fill them with its readers'
-	# wakeups (a million lines of report where the case needs thousands).
-	echo 0 >"$(lh_tracefs)/tracing_on"
-	kill -INT "$VL_REC_PID"
-	wait "$VL_REC_PID" || lh_diag "trace-cmd record exited $?: $(tail -n 3 "$1.out")"
-	echo 1 >"$(lh_tracefs)/tracing_on"
-	VL_REC_PID=
+	local t lost
+	t=$(lh_tracefs)
+	echo 0 >"$t/tracing_on"
+	lost=$(cat "$t"/per_cpu/cpu*/stats | awk '$1 == "overrun:" || ($1 == "dropped" && $2 == "events:") { n += $NF } END { print n + 0 }')
+	[ "$lost" = 0 ] || lh_err "the trace buffer overflowed: $lost events lost, the recomputation misses some"
+	trace-cmd extract -o "$1" >"$1.extract" 2>&1 ||
+		lh_bail "trace-cmd extract failed: $(tail -n 3 "$1.extract")"
+	vl_trace_reset
 	trace-cmd report -N -t -i "$1" >"$2" 2>"$2.err" ||
 		lh_bail "trace-cmd report failed: $(tail -n 3 "$2.err")"
 	lh_diag "report: $(grep -c . "$2") lines; most frequent: $(sed -n 's/^.*\] *[0-9.]*: *\([a-z_]*\):.*$/\1/p' "$2" | sort | uniq -c | sort -rn | head -n 4 | tr -s ' \n' ' ')"
-	lost=$(awk 'match($0, /LOST [0-9]+ EVENTS/) { n += substr($0, RSTART + 5) + 0 } END { print n + 0 }' "$2")
-	[ "$lost" = 0 ] || lh_err "trace-cmd lost $lost events: the recomputation misses some"
 }
 
 # VL_AWK_REPORT - awk code that splits a report line: ev (event name), t
@@ -169,8 +184,8 @@ vl_ours()
 # the kernel events alone by the rules of Documentation/validation.rst
 # ("Sample by sample"), in the format of vl_ours. The thread is followed by
 # pid filters (wakeup/pid, missed_timer_offsets/pid): an outranked wakeup
-# goes to sharedprio, not away. Needs sched_switch of every task and
-# sched_waking of every task on the thread's CPU (rivals of its priority),
+# goes to sharedprio, not away. Needs sched_switch and sched_waking of
+# every real-time task on the thread's CPU (rivals of its priority),
 # hrtimer_start, raw_syscalls of TID, hrtimer_expire_entry/exit of its CPU.
 vl_recompute()
 {

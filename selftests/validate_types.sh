@@ -10,8 +10,10 @@
 # (wakeup/pid and missed_timer_offsets/pid on its thread; wakeup,
 # missed_timer_offsets, timerandwakeup, switchtime and timerwakeupswitch
 # on), trace-cmd records in one buffer the module's lh_sample events of the
-# thread and sched_switch, sched_waking, sched_migrate_task, hrtimer_start,
-# hrtimer_expire_entry/exit and raw_syscalls. vl_recompute files every
+# thread and sched_switch and sched_waking of real-time tasks,
+# sched_migrate_task, hrtimer_start, hrtimer_expire_entry/exit and
+# raw_syscalls (not its sched_yield() calls while it waits for the start).
+# vl_recompute files every
 # sample again from the kernel events alone; per type, the module's and the
 # recomputed samples pair one to one: equal counts, each pair on the same
 # CPU, >= 99 % within 2 us, none beyond 10 us. In instruction time (the
@@ -19,7 +21,7 @@
 # hundred instructions apart, so a pair differs only by a truncation to us.
 # Lines "# table: check | figures | result" feed scripts/validate.sh.
 #
-# requires: rt_sleeper cpu1 icount trace-cmd tracefs type:wakeup type:missed_timer_offsets type:timerandwakeup type:switchtime type:timerwakeupswitch
+# requires: rt_sleeper cpu1 icount trace-cmd cpp tracefs type:wakeup type:missed_timer_offsets type:timerandwakeup type:switchtime type:timerwakeupswitch
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -34,6 +36,7 @@ TYPES="wakeup missed_timer_offsets timerandwakeup switchtime timerwakeupswitch"
 
 sl_setup
 T=$(lh_tracefs)
+YIELD_NR=$(vl_syscall_nr sched_yield)
 lh_load_or_bail
 [ -d "$T/events/latency_hist/lh_sample" ] || lh_skip_all "no lh_sample trace event"
 lh_plan 12
@@ -52,6 +55,15 @@ vt_run()
 	lh_filter wakeup "$tid"
 	lh_filter missed_timer_offsets "$tid"
 	# CPU 1 only: the sleeper's timer, wakeups and switches are all there.
+	# Until the start, its threads spin on sched_yield() as SCHED_OTHER
+	# tasks (rt_sleeper.c), some 400000 calls a second of instruction
+	# time, and two of them switch to each other at every call: events
+	# that would fill the buffer before the first sample. So: its system
+	# calls but sched_yield(); the switches and wakings of real-time tasks
+	# only (kernel prio < 100): the rules look at tasks of the thread's
+	# priority or more important ones, and where a SCHED_OTHER task is
+	# left as a CPU's last known one while another runs, they decide the
+	# same.
 	# Recording starts first, so at every tracepoint ftrace's probe runs
 	# before ours: its event's cost lands before our stamp at both ends of
 	# a window and cancels, where with ours first the switch-in's end would
@@ -59,12 +71,13 @@ vt_run()
 	# that the waking's does not.
 	vl_record_start "$LH_TMP/$name.dat" -M 2 \
 		-e latency_hist:lh_sample -f "victim_pid == $tid" \
-		-e sched:sched_switch -e sched:sched_waking \
+		-e sched:sched_switch -f "prev_prio < 100 || next_prio < 100" \
+		-e sched:sched_waking -f "prio < 100" \
 		-e sched:sched_migrate_task -f "pid == $tid" \
 		-e timer:hrtimer_start -f "common_pid == $tid" \
 		-e timer:hrtimer_expire_entry -e timer:hrtimer_expire_exit \
-		-e raw_syscalls:sys_enter -f "common_pid == $tid" \
-		-e raw_syscalls:sys_exit -f "common_pid == $tid"
+		-e raw_syscalls:sys_enter -f "common_pid == $tid && id != $YIELD_NR" \
+		-e raw_syscalls:sys_exit -f "common_pid == $tid && id != $YIELD_NR"
 	lh_enable $TYPES
 	lh_reset wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup switchtime timerwakeupswitch
 	sl_go
