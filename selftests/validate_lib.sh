@@ -284,6 +284,33 @@ vl_recompute()
 		}' "$1" >"$3"
 }
 
+# vl_irq_recompute REPORT IRQ THREAD OUT - the irq samples of line IRQ,
+# whose interrupt thread is THREAD, filed again from irq_handler_entry and
+# irq_handler_exit of the line and THREAD's sched_switch events, by the
+# module's rules (module/irq.c): an interrupt whose handler wakes the
+# thread (the line's primary handler always does) is noted with the
+# thread's count of switch-outs, unless one noted at that count is still
+# unserved; the thread's next switch-in files the time from the noted
+# irq_handler_entry, on its CPU, if the count is unchanged (an interrupt
+# while the thread runs is served without a wakeup), and ends the note
+vl_irq_recompute()
+{
+	awk -v irq="$2" -v thread="$3" "$VL_AWK_REPORT"'
+		ev == "irq_handler_entry" && fld("irq") + 0 == irq + 0 { entry[cpu] = t; next }
+		ev == "irq_handler_exit" && fld("irq") + 0 == irq + 0 {
+			if (!(cpu in entry)) next
+			if (!noted || noted_out != outs) { noted = 1; noted_at = entry[cpu]; noted_out = outs }
+			delete entry[cpu]
+			next
+		}
+		ev == "sched_switch" && fld("prev_pid") + 0 == thread + 0 { outs++; next }
+		ev == "sched_switch" && fld("next_pid") + 0 == thread + 0 {
+			if (noted && noted_out == outs)
+				printf "irq %d %.0f %d\n", cpu, t, int((t - noted_at) / 1000)
+			noted = 0
+		}' "$1" >"$4"
+}
+
 # vl_sections REPORT OUT - the irqsoff, preemptoff and preemptirqsoff
 # samples filed again from the preemptirq events (irq_disable/irq_enable,
 # preempt_disable/preempt_enable: the kernel fires them only on the
