@@ -15,9 +15,10 @@
 # only the checks that do not compare timestamps of different probes hold.
 #
 # Runs the validate_*.sh selftests (the matrix's set "validate"; cyclictest, hist triggers, trace-cmd,
-# rtla, injected latencies) through scripts/run-tests.sh --suite validate on each kernel, then prints,
-# from the "# table:" lines
-# they wrote, one row per kernel and check: tool, check, figures, PASS/FAIL. What each check proves
+# rtla, injected latencies, and every sample of every type against ftrace; the irq type's in a
+# threadirqs boot of 6.12) through scripts/run-tests.sh --suite validate on each kernel, then prints,
+# from the "# table:" lines they wrote (the extra boots' too), one row per kernel and check: tool,
+# check, figures, PASS/FAIL. What each check proves
 # and why its tolerance is what it is: Documentation/validation.rst.
 # Exit status: that of run-tests.sh (0 only if every check passed).
 
