@@ -373,6 +373,12 @@ select_matrix_tests() {
 	fi
 }
 
+# icount_wanted K - true if kernel K's guests, its boots too, run in instruction time (icount=1 of its
+# line, unless --no-icount)
+icount_wanted() {
+	[ "$(job_setting "$1" icount 0)" = 1 ] && [ "$no_icount" = 0 ]
+}
+
 # job_setting - print a setting of kernel K: the matrix line of the suite, else the arch line of
 # its architecture, else DEFAULT
 job_setting() {
@@ -478,9 +484,7 @@ test_kernel() {
 	[ -z "$sel_tests" ] || args+=(--env "LH_TESTS=$sel_tests")
 	[ -z "$sel_skip" ] || args+=(--env "LH_SKIP_TESTS=$sel_skip")
 	[ -f "$src/selftests/lh_load_test.ko" ] && args+=(--env "LH_LOAD_TEST_MODULE=$src/selftests/lh_load_test.ko")
-	if [ "$(job_setting "$k" icount 0)" = 1 ] && [ "$no_icount" = 0 ]; then
-		args+=(--icount --env LH_VM_ICOUNT=1)
-	fi
+	icount_wanted "$k" && args+=(--icount --env LH_VM_ICOUNT=1)
 	for setting in ${LH_GUEST_ENV:-}; do
 		args+=(--env "$setting")
 	done
@@ -559,6 +563,7 @@ extra_boot() {
 	# what the guest reads after a resume (no 9p mount survives it): the module and the selftests
 	[ "$s3" = 1 ] && args+=(--s3 --ram "$src" --env LH_DISPOSABLE_BOOT=1)
 	[ -f "$src/selftests/lh_load_test.ko" ] && args+=(--env "LH_LOAD_TEST_MODULE=$src/selftests/lh_load_test.ko")
+	icount_wanted "$k" && args+=(--icount --env LH_VM_ICOUNT=1)
 	log "== $k ($krel): $tests in a VM booted with $name${append:+ ($append)}"
 	run_extra=""
 	guest_run "$k" "$krel.$name" "$what" "$src" "${args[@]}"

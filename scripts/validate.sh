@@ -15,9 +15,10 @@
 # only the checks that do not compare timestamps of different probes hold.
 #
 # Runs the validate_*.sh selftests (the matrix's set "validate"; cyclictest, hist triggers, trace-cmd,
-# rtla, injected latencies) through scripts/run-tests.sh --suite validate on each kernel, then prints,
-# from the "# table:" lines
-# they wrote, one row per kernel and check: tool, check, figures, PASS/FAIL. What each check proves
+# rtla, injected latencies, and every sample of every type against ftrace; the irq type's in a
+# threadirqs boot of 6.12) through scripts/run-tests.sh --suite validate on each kernel, then prints,
+# from the "# table:" lines they wrote (the extra boots' too), one row per kernel and check: tool,
+# check, figures, PASS/FAIL. What each check proves
 # and why its tolerance is what it is: Documentation/validation.rst.
 # Exit status: that of run-tests.sh (0 only if every check passed).
 
@@ -27,6 +28,7 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 kernels=$(lh_matrix_kernels validate)
 args=()
+command="${LH_TESTS:+LH_TESTS=\"$LH_TESTS\" }$0 $*"	# the table says which command made it
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -44,7 +46,7 @@ rm -f "$logs"/*.out	# the table is of this run only
 bash "$LH_SCRIPTS/run-tests.sh" --suite validate --kernels "$kernels" "${args[@]}" || status=$?
 
 echo
-echo "== validation table"
+echo "== validation table ($command, $(date -u +%Y-%m-%d))"
 printf '%-26s | %-13s | %-46s | %-48s | %s\n' kernel tool check figures result
 for out in "$logs"/*.out; do
 	[ -e "$out" ] || continue

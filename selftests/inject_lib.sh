@@ -3,12 +3,14 @@
 #
 # inject_lib.sh - the test modules that inject what latency_hist measures:
 # lh_load_test (critical sections: irqs or preemption off for delay_us on a
-# CPU, count times, gap_us apart; lh_load_test.c) and lh_probe_test (made-up
+# CPU, count times, gap_us apart; lh_load_test.c), lh_probe_test (made-up
 # scheduler and hrtimer events in an exact order, fed to the probes;
-# lh_probe_test.c).
+# lh_probe_test.c) and lh_irq_test (a threaded interrupt line fired from a
+# hard hrtimer; lh_irq_test.c).
 #
 # Sourced after lib.sh. POSIX sh, same rules as lib.sh. LH_LOAD_TEST_MODULE
-# names lh_load_test.ko; lh_probe_test.ko is built next to it. Whatever this
+# names lh_load_test.ko; lh_probe_test.ko and lh_irq_test.ko are built next
+# to it. Whatever this
 # file loaded is unloaded by lh_cleanup (EXIT), after sleeper_lib.sh's
 # sleeper has stopped.
 
@@ -18,6 +20,9 @@ PT_LOADED=		# set when this test loaded lh_probe_test
 PT_PARAMS=/sys/module/lh_probe_test/parameters
 PT_A=			# lh_probe_test's wakee thread ids, after pt_load
 PT_B=
+IT_LOADED=		# set when this test loaded lh_irq_test
+IT_PARAMS=/sys/module/lh_irq_test/parameters
+IT_IRQ=			# lh_irq_test's line, after it_load
 
 # lt_cleanup - lh_cleanup hook: unload the test modules this test loaded
 lt_cleanup()
@@ -29,6 +34,10 @@ lt_cleanup()
 	if [ -n "$PT_LOADED" ]; then
 		rmmod lh_probe_test 2>/dev/null
 		PT_LOADED=
+	fi
+	if [ -n "$IT_LOADED" ]; then
+		rmmod lh_irq_test 2>/dev/null
+		IT_LOADED=
 	fi
 }
 LH_CLEANUP_HOOKS="$LH_CLEANUP_HOOKS lt_cleanup"
@@ -102,4 +111,23 @@ pt_unload()
 {
 	rmmod lh_probe_test || lh_err "cannot unload lh_probe_test"
 	PT_LOADED=
+}
+
+# it_load PARAM=VALUE... - insmod lh_irq_test (next to lh_load_test.ko);
+# IT_IRQ gets its line's number. Bails if it does not load (the tests name
+# lh_irq_test in their requires line).
+it_load()
+{
+	insmod "${LH_LOAD_TEST_MODULE%/*}/lh_irq_test.ko" "$@" ||
+		lh_bail "cannot load lh_irq_test $*"
+	IT_LOADED=1
+	lh_value "$IT_PARAMS/irq"
+	IT_IRQ=$LH_VALUE
+}
+
+# it_unload - rmmod lh_irq_test
+it_unload()
+{
+	rmmod lh_irq_test || lh_err "cannot unload lh_irq_test"
+	IT_LOADED=
 }

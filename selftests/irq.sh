@@ -125,17 +125,8 @@ if [ "$avail" != 1 ]; then
 	lh_finished
 fi
 
-insmod "${LH_LOAD_TEST_MODULE%/*}/lh_irq_test.ko" cpu=1 count=$COUNT gap_us=$GAP_US ||
-	lh_bail "cannot load lh_irq_test"
-IT_PARAMS=/sys/module/lh_irq_test/parameters
-# it_cleanup - lh_cleanup hook: unload lh_irq_test
-it_cleanup()
-{
-	rmmod lh_irq_test 2>/dev/null
-}
-LH_CLEANUP_HOOKS="it_cleanup $LH_CLEANUP_HOOKS"
-lh_value "$IT_PARAMS/irq"
-IRQ=$LH_VALUE
+it_load cpu=1 count=$COUNT gap_us=$GAP_US
+IRQ=$IT_IRQ
 lh_diag "lh_irq_test: line $IRQ, thread $(grep -l "^irq/$IRQ-" /proc/[0-9]*/comm 2>/dev/null | head -n 1)"
 
 lh_case_begin

@@ -187,7 +187,12 @@ static int lh_line_setup(void)
 {
 	int irq, ret;
 
-	irq = irq_alloc_desc(NUMA_NO_NODE);
+	/*
+	 * No owner: request_threaded_irq() pins a descriptor's owner until
+	 * free_irq(), and irq_alloc_desc() makes that this module, so the
+	 * line it frees in its exit would keep it from being unloaded.
+	 */
+	irq = __irq_alloc_descs(-1, 0, 1, NUMA_NO_NODE, NULL, NULL);
 	if (irq < 0)
 		return irq;
 	irq_set_chip_and_handler(irq, &dummy_irq_chip, handle_simple_irq);

@@ -299,13 +299,13 @@ lh_setup()
 #   suspend-wake       something wakes a suspend lh_suspend starts: in a
 #                      qemu guest vm-run.sh --s3 (LH_VM_WAKE=1), on a rig
 #                      the RTC alarm (rtcwake and rtc0's wakealarm)
-#   cyclictest rtla trace-cmd   programs installed on the system
+#   cyclictest rtla trace-cmd cpp   programs installed on the system
 #   type:NAME          status says histogram NAME is available
 LH_REQ_WORDS="none cpu1 cpu1-hotplug disposable-boot icount not-rt not-lockdep
 lockdown preemptirq failslab kmemleak s2idle s3 suspend-wake ns_last_pid tracefs
 synthetic-events timerlat lh_load_test lh_probe_test lh_irq_test module-file packaged-lh
 lh-tool rt_sleeper rt_hog timer_fd lh_readcheck lh_write lh_fuzz cyclictest
-rtla trace-cmd type:NAME"
+rtla trace-cmd cpp type:NAME"
 LH_REQ=			# the words of this test's "# requires:" line
 LH_REQ_MET=		# the words found met so far (each is checked once)
 LH_REQ_TYPES=		# the type: words, checked at the first load
@@ -458,7 +458,7 @@ lh_req_met()
 		[ -x "$LH_BINDIR/$1" ] ||
 			LH_REQ_WHY="$1 is not built (make -C selftests)"
 		;;
-	cyclictest | rtla | trace-cmd)
+	cyclictest | rtla | trace-cmd | cpp)
 		if ! command -v "$1" >/dev/null 2>&1; then
 			case $1 in
 			cyclictest) LH_REQ_WHY="cyclictest (rt-tests) is not installed" ;;
