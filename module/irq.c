@@ -195,7 +195,7 @@ static noinline void notrace lh_irq_switch_in(struct lh_irq_line *line,
 	line->pending_at = 0;
 	if (entry_at && line->pending_switches == lh_task_nr_switches(next) &&
 	    lh_clock_window_us(entry_at, now, &lat_us)) {
-		lh_irq_stats_file(&line->stats, lat_us, cpu, prev);
+		lh_line_stats_file(&line->stats, lat_us, cpu, prev);
 		filed = true;
 	}
 	lh_irq_line_unlock(line, flags);
@@ -245,7 +245,7 @@ static void lh_irq_clear(void)
 		memset(line->name, 0, sizeof(line->name));
 		line->pending_at = 0;
 		line->pending_switches = 0;
-		lh_irq_stats_clear(&line->stats);
+		lh_line_stats_clear(&line->stats);
 		lh_irq_line_unlock(line, flags);
 	}
 	atomic_long_set(&lh_irq_other, 0);
