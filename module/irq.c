@@ -338,4 +338,5 @@ const struct lh_switch_ops lh_irq_ops = {
 	.prepare	= lh_irq_prepare,
 	.clear		= lh_irq_clear,
 	.reset		= lh_irq_lines_reset,
+	.lines_show	= lh_irq_lines_show,
 };
