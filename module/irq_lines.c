@@ -18,35 +18,6 @@
 #include <latency_hist/line_stats.h>
 
 /**
- * lh_irq_line_lock() - take a line's lock, interrupts off
- * @line: the line
- *
- * Context: any but NMI.
- * Return: the interrupt state for lh_irq_line_unlock().
- */
-unsigned long lh_irq_line_lock(struct lh_irq_line *line)
-{
-	unsigned long flags;
-
-	raw_local_irq_save(flags);
-	arch_spin_lock(&line->lock);
-	return flags;
-}
-
-/**
- * lh_irq_line_unlock() - release what lh_irq_line_lock() took
- * @line:  the line
- * @flags: its return value
- *
- * Context: after lh_irq_line_lock().
- */
-void lh_irq_line_unlock(struct lh_irq_line *line, unsigned long flags)
-{
-	arch_spin_unlock(&line->lock);
-	raw_local_irq_restore(flags);
-}
-
-/**
  * lh_irq_lines_show() - print irq/lines
  * @m: the seq_file
  *
@@ -75,9 +46,9 @@ int lh_irq_lines_show(struct seq_file *m)
 
 		if (!READ_ONCE(line->thread))
 			continue;
-		flags = lh_irq_line_lock(line);
+		flags = lh_line_lock(&line->lock);
 		*copy = *line;
-		lh_irq_line_unlock(line, flags);
+		lh_line_unlock(&line->lock, flags);
 		if (copy->stats.nr_samples)
 			lh_line_stats_print(m, copy->irq, copy->name,
 					    &copy->stats);
@@ -101,8 +72,8 @@ void lh_irq_lines_reset(void)
 	for (i = 0; i < LH_IRQ_NR_LINES; i++) {
 		struct lh_irq_line *line = &lh_irq_lines[i];
 
-		flags = lh_irq_line_lock(line);
+		flags = lh_line_lock(&line->lock);
 		lh_line_stats_clear(&line->stats);
-		lh_irq_line_unlock(line, flags);
+		lh_line_unlock(&line->lock, flags);
 	}
 }

@@ -80,23 +80,6 @@ static __always_inline struct lh_softirq_cpu *this_cpu_lh_softirq(void)
 	return this_cpu_ptr(lh_softirq_cpus);
 }
 
-/* lh_softirq_lock - take @sc's lock, interrupts off; returns the flags */
-static unsigned long lh_softirq_lock(struct lh_softirq_cpu *sc)
-{
-	unsigned long flags;
-
-	raw_local_irq_save(flags);
-	arch_spin_lock(&sc->lock);
-	return flags;
-}
-
-/* lh_softirq_unlock - release what lh_softirq_lock() took */
-static void lh_softirq_unlock(struct lh_softirq_cpu *sc, unsigned long flags)
-{
-	arch_spin_unlock(&sc->lock);
-	raw_local_irq_restore(flags);
-}
-
 /* lh_softirq_raise - softirq_raise: stamp the vector's first raise */
 static void notrace lh_softirq_raise(void *data, unsigned int vec_nr)
 {
@@ -144,9 +127,9 @@ static noinline void notrace lh_softirq_file(struct lh_softirq_cpu *sc,
 
 	if (!lh_clock_window_us(raised_at, now, &lat_us))
 		return;
-	flags = lh_softirq_lock(sc);
+	flags = lh_line_lock(&sc->lock);
 	lh_line_stats_file(&sc->vectors[vec_nr], lat_us, cpu, current);
-	lh_softirq_unlock(sc, flags);
+	lh_line_unlock(&sc->lock, flags);
 	h = lh_hist_cpu_filing(LH_HIST_SOFTIRQ, cpu);
 	if (lh_hist_record(h, lat_us) &&
 	    unlikely(lh_hist_beats_max(h, lat_us)))
@@ -186,11 +169,11 @@ static void lh_softirq_cpu_clear(int cpu)
 	unsigned long flags;
 	int vec_nr;
 
-	flags = lh_softirq_lock(sc);
+	flags = lh_line_lock(&sc->lock);
 	memset(sc->raised_at, 0, sizeof(sc->raised_at));
 	for (vec_nr = 0; vec_nr < NR_SOFTIRQS; vec_nr++)
 		lh_line_stats_clear(&sc->vectors[vec_nr]);
-	lh_softirq_unlock(sc, flags);
+	lh_line_unlock(&sc->lock, flags);
 }
 
 /* lh_softirq_clear - every CPU's stamps and statistics; no probe runs */
@@ -214,10 +197,10 @@ static void lh_softirq_reset(void)
 	for_each_possible_cpu(cpu) {
 		struct lh_softirq_cpu *sc = per_cpu_ptr(lh_softirq_cpus, cpu);
 
-		flags = lh_softirq_lock(sc);
+		flags = lh_line_lock(&sc->lock);
 		for (vec_nr = 0; vec_nr < NR_SOFTIRQS; vec_nr++)
 			lh_line_stats_clear(&sc->vectors[vec_nr]);
-		lh_softirq_unlock(sc, flags);
+		lh_line_unlock(&sc->lock, flags);
 	}
 }
 
@@ -257,9 +240,9 @@ int lh_softirq_lines_show(struct seq_file *m)
 			struct lh_softirq_cpu *sc =
 				per_cpu_ptr(lh_softirq_cpus, cpu);
 
-			flags = lh_softirq_lock(sc);
+			flags = lh_line_lock(&sc->lock);
 			*copy = sc->vectors[vec_nr];
-			lh_softirq_unlock(sc, flags);
+			lh_line_unlock(&sc->lock, flags);
 			lh_line_stats_add(sum, copy);
 		}
 		if (sum->nr_samples)
@@ -300,9 +283,9 @@ static int lh_softirq_cpu_prepare(unsigned int cpu)
 	struct lh_softirq_cpu *sc = per_cpu_ptr(lh_softirq_cpus, cpu);
 	unsigned long flags;
 
-	flags = lh_softirq_lock(sc);
+	flags = lh_line_lock(&sc->lock);
 	memset(sc->raised_at, 0, sizeof(sc->raised_at));
-	lh_softirq_unlock(sc, flags);
+	lh_line_unlock(&sc->lock, flags);
 	return 0;
 }
 

@@ -53,7 +53,5 @@ extern struct lh_irq_line lh_irq_lines[LH_IRQ_NR_LINES];
 extern atomic_long_t lh_irq_other;
 extern const char *lh_irq_threaded_by;	/* set at load; NULL: not threaded */
 
-unsigned long lh_irq_line_lock(struct lh_irq_line *line);
-void lh_irq_line_unlock(struct lh_irq_line *line, unsigned long flags);
 
 #endif /* LH_IRQ_PRIV_H */

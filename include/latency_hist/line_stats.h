@@ -14,6 +14,8 @@
 #define LH_LINE_STATS_H
 
 #include <linux/bits.h>
+#include <linux/irqflags.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 
 #include <latency_hist/hist.h>
@@ -44,6 +46,40 @@ struct lh_line_stats {
 	struct lh_task_info max_culprit;
 	u64 buckets[LH_LINE_NR_BUCKETS];
 };
+
+/**
+ * lh_line_lock() - take the lock of a line's owner (an irq table entry, a
+ * CPU's softirq vectors), interrupts off
+ * @lock: the lock
+ *
+ * An arch spinlock with untraced interrupt masking: the probes that file
+ * lines run where lockdep and the irq tracepoints must not recurse.
+ *
+ * Context: any but NMI.
+ * Return: the interrupt state for lh_line_unlock().
+ */
+static __always_inline unsigned long lh_line_lock(arch_spinlock_t *lock)
+{
+	unsigned long flags;
+
+	raw_local_irq_save(flags);
+	arch_spin_lock(lock);
+	return flags;
+}
+
+/**
+ * lh_line_unlock() - release what lh_line_lock() took
+ * @lock:  the lock
+ * @flags: its return value
+ *
+ * Context: after lh_line_lock().
+ */
+static __always_inline void lh_line_unlock(arch_spinlock_t *lock,
+					   unsigned long flags)
+{
+	arch_spin_unlock(lock);
+	raw_local_irq_restore(flags);
+}
 
 void lh_line_stats_clear(struct lh_line_stats *st);
 void lh_line_stats_file(struct lh_line_stats *st, s64 lat_us, int cpu,
