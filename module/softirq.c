@@ -80,7 +80,11 @@ static __always_inline struct lh_softirq_cpu *this_cpu_lh_softirq(void)
 	return this_cpu_ptr(lh_softirq_cpus);
 }
 
-/* lh_softirq_raise - softirq_raise: stamp the vector's first raise */
+/*
+ * lh_softirq_raise - softirq_raise: stamp the vector's first raise; every
+ * raise site runs with interrupts off (lockdep asserts it), so nothing of
+ * this CPU comes between the test and the store
+ */
 static void notrace lh_softirq_raise(void *data, unsigned int vec_nr)
 {
 	struct lh_softirq_cpu *sc = this_cpu_lh_softirq();
