@@ -154,6 +154,7 @@ config_set() {
 	st)       if [ "$on" = 1 ]; then lh_on wakeup switchtime; else lh_off; fi ;;
 	twsw)     if [ "$on" = 1 ]; then lh_on wakeup missed_timer_offsets timerandwakeup switchtime timerwakeupswitch; else lh_off; fi ;;
 	pirq)     if [ "$on" = 1 ]; then lh_on preemptirqsoff; else lh_off; fi ;;
+	softirq)  if [ "$on" = 1 ]; then lh_on softirq; else lh_off; fi ;;
 	pirq_x)   if [ "$on" = 1 ]; then lh_on preemptirqsoff && echo 1 > "$LH/explain/enable"; else lh_off; fi ;;
 	all)      if [ "$on" = 1 ]; then lh_on $ALL_SW; else lh_off; fi ;;
 	histtrig) histtrig_set "$on" ;;
@@ -198,7 +199,7 @@ pick_configs() {
 	local pirq=0
 	have_tp preemptirq/irq_disable && have_tp preemptirq/preempt_disable && pirq=1
 	ALL_SW=$(status_switches)
-	CONFIGS_DEFAULT="unloaded loaded empty wakeup mto taw empty_sys st twsw"
+	CONFIGS_DEFAULT="unloaded loaded empty wakeup mto taw empty_sys st twsw softirq"
 	# explain on alone (every interrupt's probes) and with wakeup (filing)
 	if insmod "$LH_MODULE"; then
 		[ -e "$LH/explain/enable" ] && CONFIGS_DEFAULT="$CONFIGS_DEFAULT explain wakeup_x"

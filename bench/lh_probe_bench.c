@@ -27,6 +27,9 @@
  *                (2 calls): what each interrupt pays while explain is on
  *                (an x86 vector's entry and exit probes are the same code)
  *   softirq      softirq_entry and softirq_exit (2 calls; idem)
+ *   softirqraise softirq_raise of HI and its softirq_entry (2 calls): what
+ *                a raise and the run it starts pay while the softirq type
+ *                is on (the entry's exit is the softirq scenario's)
  *   hrtimer      hrtimer_expire_entry and hrtimer_expire_exit of a timer
  *                nobody armed through hrtimer_start (2 calls): what every
  *                hrtimer callback pays while explain is on
@@ -156,6 +159,7 @@ enum lh_bench_tp_id {
 	LH_B_IRQ_EXIT,
 	LH_B_SOFTIRQ_ENTRY,
 	LH_B_SOFTIRQ_EXIT,
+	LH_B_SOFTIRQ_RAISE,
 	LH_B_NR_TPS
 };
 
@@ -175,6 +179,7 @@ static const char *const lh_bench_tp_names[LH_B_NR_TPS] = {
 	[LH_B_IRQ_EXIT]		= "irq_handler_exit",
 	[LH_B_SOFTIRQ_ENTRY]	= "softirq_entry",
 	[LH_B_SOFTIRQ_EXIT]	= "softirq_exit",
+	[LH_B_SOFTIRQ_RAISE]	= "softirq_raise",
 };
 
 /* struct lh_bench - the state one run of the benchmark works on */
@@ -295,6 +300,16 @@ static void lh_bench_softirq_round(struct lh_bench *b)
 {
 	LH_CALL_PROBES(b->tps[LH_B_SOFTIRQ_ENTRY], lh_softirq_fn, 1);
 	LH_CALL_PROBES(b->tps[LH_B_SOFTIRQ_EXIT], lh_softirq_fn, 1);
+}
+
+/*
+ * lh_bench_softirqraise_round - a raise of HI and the entry of its run: a
+ * window of the softirq type, opened and filed
+ */
+static void lh_bench_softirqraise_round(struct lh_bench *b)
+{
+	LH_CALL_PROBES(b->tps[LH_B_SOFTIRQ_RAISE], lh_softirq_fn, HI_SOFTIRQ);
+	LH_CALL_PROBES(b->tps[LH_B_SOFTIRQ_ENTRY], lh_softirq_fn, HI_SOFTIRQ);
 }
 
 /*
@@ -535,6 +550,8 @@ static const struct lh_bench_scenario lh_bench_scenarios[] = {
 	  BIT(LH_B_IRQ_ENTRY) | BIT(LH_B_IRQ_EXIT) },
 	{ "softirq", lh_bench_softirq_round, 2,
 	  BIT(LH_B_SOFTIRQ_ENTRY) | BIT(LH_B_SOFTIRQ_EXIT) },
+	{ "softirqraise", lh_bench_softirqraise_round, 2,
+	  BIT(LH_B_SOFTIRQ_RAISE) | BIT(LH_B_SOFTIRQ_ENTRY) },
 	{ "hrtimer", lh_bench_hrtimer_round, 2,
 	  BIT(LH_B_ENTRY) | BIT(LH_B_EXIT) },
 	/* what the probes are made of, for the report; no tracepoint */

@@ -38,7 +38,6 @@
 #include <latency_hist/debugfs.h>
 #include <latency_hist/explain.h>
 #include <latency_hist/hist_mem.h>
-#include <latency_hist/irq.h>
 
 #define LH_MODE_RO	0400
 #define LH_MODE_RW	0600
@@ -421,10 +420,12 @@ static int status_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(status);
 
-/* lines_show - print <type>/lines */
+/* lines_show - print <type>/lines, as its switch's probe file keeps it */
 static int lines_show(struct seq_file *m, void *v)
 {
-	return lh_irq_lines_show(m);
+	enum lh_switch_id sw = lh_hist_types[lh_data_id(m->private)].sw;
+
+	return lh_switches[sw].ops->lines_show(m);
 }
 DEFINE_SHOW_ATTRIBUTE(lines);
 
@@ -510,7 +511,8 @@ static void lh_create_hist_files(struct dentry *dir, enum lh_hist_id id)
 	if (lh_hist_holds_pid(id))
 		lh_ctl_file("pid", LH_MODE_RW, dir, LH_CTL_PID, sw);
 	if (lh_hist_has(id, LH_T_LINES))
-		lh_file("lines", LH_MODE_RO, dir, NULL, &lines_fops);
+		lh_file("lines", LH_MODE_RO, dir, lh_file_data(id, 0),
+			&lines_fops);
 }
 
 /**

@@ -143,7 +143,7 @@ static noinline void notrace lh_irq_wake(int irq,
 		atomic_long_inc(&lh_irq_other);
 		return;
 	}
-	flags = lh_irq_line_lock(line);
+	flags = lh_line_lock(&line->lock);
 	if (!line->name[0]) {
 		line->irq = irq;
 		strscpy(line->name, action->name ?: "?", LH_IRQ_NAME_LEN);
@@ -156,7 +156,7 @@ static noinline void notrace lh_irq_wake(int irq,
 		line->pending_at = entry_at;
 		line->pending_switches = nr_switches;
 	}
-	lh_irq_line_unlock(line, flags);
+	lh_line_unlock(&line->lock, flags);
 }
 
 /* lh_irq_exit - irq_handler_exit: a handler that wakes its thread */
@@ -190,15 +190,15 @@ static noinline void notrace lh_irq_switch_in(struct lh_irq_line *line,
 	u64 entry_at;
 	s64 lat_us;
 
-	flags = lh_irq_line_lock(line);
+	flags = lh_line_lock(&line->lock);
 	entry_at = line->pending_at;
 	line->pending_at = 0;
 	if (entry_at && line->pending_switches == lh_task_nr_switches(next) &&
 	    lh_clock_window_us(entry_at, now, &lat_us)) {
-		lh_irq_stats_file(&line->stats, lat_us, cpu, prev);
+		lh_line_stats_file(&line->stats, lat_us, cpu, prev);
 		filed = true;
 	}
-	lh_irq_line_unlock(line, flags);
+	lh_line_unlock(&line->lock, flags);
 	if (!filed)
 		return;
 	lh_sample_record(LH_HIST_IRQ, cpu, lat_us, 0, next, prev, now);
@@ -239,14 +239,14 @@ static void lh_irq_clear(void)
 	for (i = 0; i < LH_IRQ_NR_LINES; i++) {
 		struct lh_irq_line *line = &lh_irq_lines[i];
 
-		flags = lh_irq_line_lock(line);
+		flags = lh_line_lock(&line->lock);
 		WRITE_ONCE(line->thread, NULL);
 		line->irq = 0;
 		memset(line->name, 0, sizeof(line->name));
 		line->pending_at = 0;
 		line->pending_switches = 0;
-		lh_irq_stats_clear(&line->stats);
-		lh_irq_line_unlock(line, flags);
+		lh_line_stats_clear(&line->stats);
+		lh_line_unlock(&line->lock, flags);
 	}
 	atomic_long_set(&lh_irq_other, 0);
 	for_each_possible_cpu(i)
@@ -338,4 +338,5 @@ const struct lh_switch_ops lh_irq_ops = {
 	.prepare	= lh_irq_prepare,
 	.clear		= lh_irq_clear,
 	.reset		= lh_irq_lines_reset,
+	.lines_show	= lh_irq_lines_show,
 };

@@ -35,6 +35,7 @@
 #include <latency_hist/debugfs.h>
 #include <latency_hist/explain.h>
 #include <latency_hist/preemptirq.h>
+#include <latency_hist/softirq.h>
 #include <latency_hist/tracepoints.h>
 
 /* lh_init - find tracepoints, build the tree, apply load-time parameters */
@@ -55,9 +56,13 @@ static int __init lh_init(void)
 	if (ret)
 		goto out_clock_exit;
 
-	ret = lh_counters_init();
+	ret = lh_softirq_init();
 	if (ret)
 		goto out_preemptirq_exit;
+
+	ret = lh_counters_init();
+	if (ret)
+		goto out_softirq_exit;
 
 	ret = lh_explain_init();
 	if (ret)
@@ -84,6 +89,8 @@ out_explain_exit:
 	lh_explain_exit();
 out_counters_exit:
 	lh_counters_exit();
+out_softirq_exit:
+	lh_softirq_exit();
 out_preemptirq_exit:
 	lh_preemptirq_exit();
 out_clock_exit:
@@ -98,6 +105,7 @@ static void __exit lh_exit(void)
 	lh_control_exit();
 	lh_explain_exit();
 	lh_counters_exit();
+	lh_softirq_exit();
 	lh_preemptirq_exit();
 	lh_clock_exit();
 }

@@ -41,6 +41,7 @@ static const char *const lh_tp_names[LH_NR_TPS] = {
 	[LH_TP_IRQ_HANDLER_EXIT]	= "irq_handler_exit",
 	[LH_TP_SOFTIRQ_ENTRY]	= "softirq_entry",
 	[LH_TP_SOFTIRQ_EXIT]	= "softirq_exit",
+	[LH_TP_SOFTIRQ_RAISE]	= "softirq_raise",
 	[LH_TP_NMI_HANDLER]	= "nmi_handler",
 	[LH_TP_LOCAL_TIMER_ENTRY]	= "local_timer_entry",
 	[LH_TP_LOCAL_TIMER_EXIT]	= "local_timer_exit",

@@ -309,3 +309,30 @@ hl_finish_checked()
 	lh_case_dmesg_clean
 	lh_finished
 }
+
+# hl_line TYPE KEY - LN_* get the fields of KEY's line of TYPE/lines (the
+# per-line views: irq/lines by interrupt number, softirq/lines by vector);
+# 1 if it has none
+hl_line()
+{
+	local row
+	row=$(awk -v key="$2" '$1 == key { print; exit }' "$LH_DIR/$1/lines")
+	[ -n "$row" ] || return 1
+	# shellcheck disable=SC2086 # the row's fields
+	set -- $row
+	LN_NAME=$2 LN_SAMPLES=$3 LN_MIN=$4 LN_MEAN=$5 LN_P99=$6 LN_P999=$7
+	LN_MAX=$8 LN_MAXCPU=$9
+	shift 9
+	LN_CPID=$1
+	shift
+	LN_CCOMM=$*
+}
+
+# hl_show_lines TYPE - TYPE/lines as diagnostics
+hl_show_lines()
+{
+	local l
+	while IFS= read -r l; do
+		lh_diag "$1/lines: $l"
+	done <"$LH_DIR/$1/lines"
+}

@@ -47,22 +47,6 @@ lh_setup
 lh_plan 5
 lh_load_or_bail
 
-# ir_line IRQ - IR_* get the fields of IRQ's row of irq/lines; 1 if none
-ir_line()
-{
-	local row
-	row=$(awk -v irq="$1" '$1 == irq { print; exit }' "$LH_DIR/irq/lines")
-	[ -n "$row" ] || return 1
-	# shellcheck disable=SC2034 # fields kept for the diagnostics
-	set -- $row
-	IR_NAME=$2 IR_SAMPLES=$3 IR_MIN=$4 IR_MEAN=$5 IR_P99=$6 IR_P999=$7
-	IR_MAX=$8 IR_MAXCPU=$9
-	shift 9
-	IR_CPID=$1
-	shift
-	IR_CCOMM=$*
-}
-
 # ir_check_explain - irq/explain-CPU1 breaks down CPU 1's max record (hl_maxrec
 # irq 1 read it): its window is that sample, the culprit ran in it (the idle
 # line for pid 0), and where the culprit is lh_irq_hold, for more than half
@@ -85,15 +69,6 @@ ir_check_explain()
 	elif [ "$MR_CCOMM" = lh_irq_hold ] && [ $((ran * 2)) -le "$win" ]; then
 		lh_err "$(lh_name "$f"): lh_irq_hold ran $ran ns of the $win ns window"
 	fi
-}
-
-# ir_show - irq/lines as diagnostics
-ir_show()
-{
-	local l
-	while IFS= read -r l; do
-		lh_diag "irq/lines: $l"
-	done <"$LH_DIR/irq/lines"
 }
 
 # ir_threaded - are device interrupts threaded on this boot?
@@ -137,22 +112,22 @@ fired0=$LH_VALUE
 echo 1 >"$IT_PARAMS/trigger" || lh_err "lh_irq_test's run failed"
 lh_value "$IT_PARAMS/fired"
 fired=$((LH_VALUE - fired0))
-ir_show
-if ! ir_line "$IRQ"; then
+hl_show_lines irq
+if ! hl_line irq "$IRQ"; then
 	lh_err "irq/lines has no row for line $IRQ"
 else
 	[ "$fired" = $COUNT ] || lh_err "lh_irq_test fired $fired interrupts, expected $COUNT"
-	[ "$IR_SAMPLES" = "$fired" ] ||
-		lh_err "line $IRQ has $IR_SAMPLES samples for $fired interrupts"
-	[ "$IR_NAME" = lh_irq_test ] || lh_err "line $IRQ is named '$IR_NAME', expected lh_irq_test"
+	[ "$LN_SAMPLES" = "$fired" ] ||
+		lh_err "line $IRQ has $LN_SAMPLES samples for $fired interrupts"
+	[ "$LN_NAME" = lh_irq_test ] || lh_err "line $IRQ is named '$LN_NAME', expected lh_irq_test"
 	total=$(hl_total irq 1)
 	[ "$total" -ge "$fired" ] ||
 		lh_err "irq/CPU1 holds $total samples, fewer than the line's $fired"
-	[ "$IR_MIN" -le "$IR_P99" ] && [ "$IR_P99" -le "$IR_P999" ] &&
-		[ "$IR_P999" -le "$IR_MAX" ] ||
-		lh_err "line $IRQ: min $IR_MIN p99 $IR_P99 p99.9 $IR_P999 max $IR_MAX out of order"
+	[ "$LN_MIN" -le "$LN_P99" ] && [ "$LN_P99" -le "$LN_P999" ] &&
+		[ "$LN_P999" -le "$LN_MAX" ] ||
+		lh_err "line $IRQ: min $LN_MIN p99 $LN_P99 p99.9 $LN_P999 max $LN_MAX out of order"
 	if [ -r "$LH_TOOL" ]; then
-		want="latency_hist_line_samples_total{type=\"irq\",irq=\"$IRQ\",name=\"lh_irq_test\"} $IR_SAMPLES"
+		want="latency_hist_line_samples_total{type=\"irq\",irq=\"$IRQ\",name=\"lh_irq_test\"} $LN_SAMPLES"
 		LH_ROOT=$LH_DIR sh "$LH_TOOL" prom >"$LH_TMP/prom" 2>&1 ||
 			lh_err "lh prom failed: $(head -c 300 "$LH_TMP/prom")"
 		grep -qxF "$want" "$LH_TMP/prom" ||
@@ -170,19 +145,19 @@ echo $HOLDS >"$IT_PARAMS/count"
 echo $HOLD_US >"$IT_PARAMS/hold_us"
 echo 1 >"$IT_PARAMS/trigger" || lh_err "lh_irq_test's run with sections failed"
 lh_expect_write_ok "$LH_DIR/explain/enable" 0
-ir_show
+hl_show_lines irq
 hl_show_maxrecs irq
-if ! ir_line "$IRQ"; then
+if ! hl_line irq "$IRQ"; then
 	lh_err "irq/lines has no row for line $IRQ"
 else
-	[ "$IR_SAMPLES" = $HOLDS ] || lh_err "line $IRQ has $IR_SAMPLES samples for $HOLDS sections"
+	[ "$LN_SAMPLES" = $HOLDS ] || lh_err "line $IRQ has $LN_SAMPLES samples for $HOLDS sections"
 	# TCG's timer and udelay disagree: 3000 us sections made 529-1105 us
-	[ "$IR_MAX" -ge $((HOLD_US / 8)) ] ||
-		lh_err "line $IRQ: maximum $IR_MAX us < $((HOLD_US / 8)) us with $HOLD_US us sections"
-	[ "$IR_MAXCPU" = 1 ] || lh_err "line $IRQ: maximum on CPU $IR_MAXCPU, expected 1"
-	[ "$IR_CCOMM" = lh_irq_hold ] ||
-		lh_err "line $IRQ: culprit '$IR_CCOMM', expected lh_irq_hold"
-	if hl_maxrec irq 1 && [ -z "$MR_NONE" ] && [ "$MR_LAT" = "$IR_MAX" ]; then
+	[ "$LN_MAX" -ge $((HOLD_US / 8)) ] ||
+		lh_err "line $IRQ: maximum $LN_MAX us < $((HOLD_US / 8)) us with $HOLD_US us sections"
+	[ "$LN_MAXCPU" = 1 ] || lh_err "line $IRQ: maximum on CPU $LN_MAXCPU, expected 1"
+	[ "$LN_CCOMM" = lh_irq_hold ] ||
+		lh_err "line $IRQ: culprit '$LN_CCOMM', expected lh_irq_hold"
+	if hl_maxrec irq 1 && [ -z "$MR_NONE" ] && [ "$MR_LAT" = "$LN_MAX" ]; then
 		case $MR_VCOMM in
 		"irq/$IRQ-"*) ;;
 		*) lh_err "irq/max_latency-CPU1 victim '$MR_VCOMM', expected irq/$IRQ-..." ;;
@@ -202,7 +177,7 @@ lh_case_end preempt_off_section_is_the_lines_max_with_its_culprit
 
 lh_case_begin
 lh_reset irq
-ir_line "$IRQ" && lh_err "line $IRQ still has a row after the reset: $IR_SAMPLES samples"
+hl_line irq "$IRQ" && lh_err "line $IRQ still has a row after the reset: $LN_SAMPLES samples"
 lh_case_end reset_empties_the_lines
 
 lh_case_begin
@@ -210,7 +185,7 @@ lh_expect_write_ok "$LH_DIR/enable/irq" 0
 echo 0 >"$IT_PARAMS/hold_us"
 echo 3 >"$IT_PARAMS/count"
 echo 1 >"$IT_PARAMS/trigger" || lh_err "lh_irq_test's run failed"
-ir_line "$IRQ" && lh_err "line $IRQ has $IR_SAMPLES samples with irq disabled"
+hl_line irq "$IRQ" && lh_err "line $IRQ has $LN_SAMPLES samples with irq disabled"
 lh_case_end disabled_files_nothing
 
 lh_finished

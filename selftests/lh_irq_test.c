@@ -37,13 +37,11 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
-#include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
-#include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
@@ -51,7 +49,7 @@
 
 #include <latency_hist/compat.h>
 
-#include "lh_kthread_wait.h"
+#include "lh_cpu_run.h"
 
 #define LH_FIRE_DELAY_US	20	/* from arming the timer to the interrupt */
 #define LH_HANDLED_TIMEOUT	HZ	/* for an interrupt's thread to run */
@@ -122,52 +120,18 @@ static int lh_fire_one(unsigned int hold_us)
 	return 0;
 }
 
-/* struct lh_run - one trigger write, shared with its kthread */
-struct lh_run {
-	unsigned int count;
-	unsigned int gap_us;
-	unsigned int hold_us;
-	int err;
-	struct completion finished;
-};
-
-/* lh_hold_thread - the run, on the line's CPU */
-static int lh_hold_thread(void *data)
-{
-	struct lh_run *run = data;
-	unsigned int i;
-
-	for (i = 0; i < run->count && !run->err; i++) {
-		run->err = lh_fire_one(run->hold_us);
-		if (run->gap_us)
-			usleep_range(run->gap_us, run->gap_us + run->gap_us / 8);
-	}
-	complete(&run->finished);
-	return lh_kthread_wait_stop();
-}
-
 /* lh_run - fire @count interrupts from a kthread on the line's CPU */
 static int lh_run(unsigned int count, unsigned int gap_us,
 		  unsigned int hold_us)
 {
-	struct lh_run run = {
+	struct lh_cpu_run run = {
 		.count = count,
 		.gap_us = gap_us,
 		.hold_us = hold_us,
+		.step = lh_fire_one,
 	};
-	struct task_struct *task;
 
-	if (!cpu_online(lh_cpu))
-		return -EINVAL;
-	init_completion(&run.finished);
-	task = kthread_create(lh_hold_thread, &run, "lh_irq_hold");
-	if (IS_ERR(task))
-		return PTR_ERR(task);
-	kthread_bind(task, lh_cpu);
-	wake_up_process(task);
-	wait_for_completion(&run.finished);
-	kthread_stop(task);
-	return run.err;
+	return lh_cpu_run(&run, lh_cpu, "lh_irq_hold");
 }
 
 /* lh_trigger_set - trigger: a run as the parameters say */

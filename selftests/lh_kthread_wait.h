@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * lh_kthread_wait.h - the end of the test modules' worker threads
- * (lh_load_test.c, lh_irq_test.c): the task that started the thread
+ * (lh_load_test.c, lh_cpu_run.h): the task that started the thread
  * waits for its completion, then stops it with kthread_stop().
  */
 #ifndef LH_KTHREAD_WAIT_H

@@ -291,6 +291,7 @@ lh_setup()
 #   synthetic-events timerlat   those kernel features
 #   lh_load_test lh_probe_test  the test modules (inject_lib.sh)
 #   lh_irq_test        the threaded interrupt line module (irq.sh)
+#   lh_softirq_test    the module that raises HI_SOFTIRQ (softirq.sh)
 #   module-file        LH_MODULE names the .ko (modprobe will not do)
 #   packaged-lh        LH_PKG_LH names the packaged lh (the package boot)
 #   lh-tool            scripts/lh beside the selftests (or LH_TOOL)
@@ -303,7 +304,8 @@ lh_setup()
 #   type:NAME          status says histogram NAME is available
 LH_REQ_WORDS="none cpu1 cpu1-hotplug disposable-boot icount not-rt not-lockdep
 lockdown preemptirq failslab kmemleak s2idle s3 suspend-wake ns_last_pid tracefs
-synthetic-events timerlat lh_load_test lh_probe_test lh_irq_test module-file packaged-lh
+synthetic-events timerlat lh_load_test lh_probe_test lh_irq_test lh_softirq_test
+module-file packaged-lh
 lh-tool rt_sleeper rt_hog timer_fd lh_readcheck lh_write lh_fuzz cyclictest
 rtla trace-cmd cpp type:NAME"
 LH_REQ=			# the words of this test's "# requires:" line
@@ -436,7 +438,7 @@ lh_req_met()
 		[ -n "${LH_LOAD_TEST_MODULE:-}" ] && [ -r "$LH_LOAD_TEST_MODULE" ] ||
 			LH_REQ_WHY="LH_LOAD_TEST_MODULE (lh_load_test.ko) is not set"
 		;;
-	lh_probe_test | lh_irq_test)
+	lh_probe_test | lh_irq_test | lh_softirq_test)
 		# built next to lh_load_test.ko
 		dir=${LH_LOAD_TEST_MODULE:+${LH_LOAD_TEST_MODULE%/*}}
 		[ -n "$dir" ] && [ -r "$dir/$1.ko" ] ||

@@ -35,7 +35,8 @@ missed_timer_offsets missed_timer_offsets - 1 1 1 0
 timerandwakeup timerandwakeup wakeup,missed_timer_offsets 0 1 0 0
 switchtime switchtime wakeup 0 1 0 1
 timerwakeupswitch timerwakeupswitch timerandwakeup,switchtime 0 1 0 0
-irq irq - 0 1 0 0"
+irq irq - 0 1 0 0
+softirq softirq - 0 1 0 0"
 
 D_DIR=drwxr-xr-x
 D_RO=-r--------
@@ -72,8 +73,9 @@ expected_tree()
 	for h in $LH_COUNTER_HISTS; do
 		echo "./$h/counters $D_RO"
 	done
-	# the per-line view (Documentation/latency_hist.rst, "irq/lines")
+	# the per-line views (Documentation/latency_hist.rst, "irq/lines")
 	echo "./irq/lines $D_RO"
+	echo "./softirq/lines $D_RO"
 	echo "./counters $D_DIR"
 	echo "./counters/enable $D_RW"
 	echo "./counters/events $D_RW"

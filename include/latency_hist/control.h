@@ -38,6 +38,7 @@ struct seq_file;
  * @clear:     forget all per-CPU tracking; no probe of the set is running
  * @reset:     empty the type's statistics beyond its histograms when one
  *             of its histograms is reset (NULL: it has none); probes may run
+ * @lines_show: print its <type>/lines (a histogram with LH_T_LINES)
  */
 struct lh_switch_ops {
 	const struct lh_probe *probes;
@@ -46,6 +47,7 @@ struct lh_switch_ops {
 	const char *(*prepare)(void);
 	void (*clear)(void);
 	void (*reset)(void);
+	int (*lines_show)(struct seq_file *m);
 };
 
 extern const struct lh_switch_ops lh_wakeup_ops;
@@ -53,6 +55,7 @@ extern const struct lh_switch_ops lh_timer_ops;
 extern const struct lh_switch_ops lh_preemptirq_ops;
 extern const struct lh_switch_ops lh_switchtime_ops;
 extern const struct lh_switch_ops lh_irq_ops;
+extern const struct lh_switch_ops lh_softirq_ops;
 
 /* The controls, in the order load-time parameters are applied. */
 enum lh_ctl_id {

@@ -35,6 +35,7 @@ enum lh_tp_id {
 	LH_TP_IRQ_HANDLER_EXIT,
 	LH_TP_SOFTIRQ_ENTRY,
 	LH_TP_SOFTIRQ_EXIT,
+	LH_TP_SOFTIRQ_RAISE,	/* softirq.c */
 	LH_TP_NMI_HANDLER,
 	/* x86 system vectors: device IRQ tracepoints do not see them */
 	LH_TP_LOCAL_TIMER_ENTRY,

@@ -31,7 +31,8 @@
  *           LH_T_EXPLAIN: explain-CPUx files, the breakdown of the
  *           window of each CPU's maximum (its probes call
  *           lh_explain_file());
- *           LH_T_LINES: a lines file, the per-line view (irq_lines.c)
+ *           LH_T_LINES: a lines file, the per-line view (its ops'
+ *           lines_show, printed by line_stats.c)
  *   window  what a counters window of it covers (<type>/counters), or
  *           NULL: it has no counters
  */
@@ -56,6 +57,7 @@ LH_SWITCH(TIMERWAKEUPSWITCH, timerwakeupswitch, LH_NO_PID,
 	  LH_NEED(TIMERANDWAKEUP) | LH_NEED(SWITCHTIME), NULL,
 	  LH_CLK_TIMER_CROSS)
 LH_SWITCH(IRQ, irq, LH_NO_PID, 0, &lh_irq_ops, LH_CLK_CROSS)
+LH_SWITCH(SOFTIRQ, softirq, LH_NO_PID, 0, &lh_softirq_ops, LH_CLK_LOCAL)
 
 LH_HIST(IRQSOFF, "irqsoff", irqsoff, ROOT, PREEMPTIRQSOFF, LH_T_EXPLAIN,
 	LH_WINDOW_SECTION)
@@ -76,6 +78,8 @@ LH_HIST(SWITCHTIME, "switchtime", switchtime, ROOT, SWITCHTIME, LH_T_MAX,
 LH_HIST(TIMERWAKEUPSWITCH, "timerwakeupswitch", timerwakeupswitch, ROOT,
 	TIMERWAKEUPSWITCH, LH_T_MAX, NULL)
 LH_HIST(IRQ, "irq", irq, ROOT, IRQ, LH_T_MAX | LH_T_EXPLAIN | LH_T_LINES,
+	NULL)
+LH_HIST(SOFTIRQ, "softirq", softirq, ROOT, SOFTIRQ, LH_T_MAX | LH_T_LINES,
 	NULL)
 
 #undef LH_SWITCH

@@ -36,7 +36,7 @@ struct lh_switch_ops;
 
 #define LH_T_MAX	BIT(0)	/* max_latency-CPUx files */
 #define LH_T_EXPLAIN	BIT(1)	/* explain-CPUx files (explain.c) */
-#define LH_T_LINES	BIT(2)	/* a lines file (irq_lines.c) */
+#define LH_T_LINES	BIT(2)	/* a lines file (ops->lines_show) */
 #define LH_TYPE_NAME_MAX	24	/* bytes of a histogram name, NUL included */
 
 /* The files in enable/; one switch may drive several histograms. */

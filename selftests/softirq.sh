@@ -1,0 +1,144 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2119,SC3043 # lh_load_or_bail takes optional parameters; local: dash, busybox ash, bash
+#
+# softirq.sh - the softirq type follows raises of a vector the test
+# controls: one sample per raise in the vector's line of softirq/lines, which
+# names it; a bottom-halves-off section around the raise is the vector's
+# maximum with the section's task as culprit
+#
+# Proves (Documentation/latency_hist.rst, "softirq/"), with lh_softirq_test's
+# raises of HI_SOFTIRQ (a tasklet of its own, each raise run before the next,
+# on CPU 1):
+#  1. status says softirq is available (its tracepoints exist on every
+#     kernel latency_hist supports), and softirq/lines opens with
+#     "#context PREEMPT_RT" on PREEMPT_RT, "#context irq_exit" elsewhere, and
+#     the "#vector name samples ..." header;
+#  2. COUNT raises from a hard hrtimer file COUNT samples in vector 0's line,
+#     named HI, and CPU 1's histogram holds at least those;
+#  3. with each raise inside a HOLD_US bottom-halves-off section of
+#     lh_softirq_hold on CPU 1 (the vector runs at its local_bh_enable()),
+#     HI's maximum is at least HOLD_US * 9 / 10 (the section is timed on
+#     the kernel's clock), on CPU 1, culprit lh_softirq_hold; CPU 1's max
+#     record, when it is that sample, names vector 0, HI, and lh_softirq_hold;
+#  4. a reset of softirq empties softirq/lines;
+#  5. with softirq disabled, raises file nothing.
+#
+# requires: cpu1 lh_softirq_test
+
+LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
+. "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
+
+COUNT=20	# raises of a run
+GAP_US=2000	# between two of them
+HOLD_US=5000	# the bottom-halves-off section around a raise
+HOLDS=3		# sections
+HI=0		# HI_SOFTIRQ, the vector lh_softirq_test raises
+
+lh_setup
+lh_plan 5
+lh_load_or_bail
+
+insmod "${LH_LOAD_TEST_MODULE%/*}/lh_softirq_test.ko" cpu=1 count=$COUNT gap_us=$GAP_US ||
+	lh_bail "cannot load lh_softirq_test"
+ST_PARAMS=/sys/module/lh_softirq_test/parameters
+# st_cleanup - lh_cleanup hook: unload lh_softirq_test
+st_cleanup()
+{
+	rmmod lh_softirq_test 2>/dev/null
+}
+LH_CLEANUP_HOOKS="st_cleanup $LH_CLEANUP_HOOKS"
+
+# st_run - one run of lh_softirq_test; RAISED gets its raises
+st_run()
+{
+	local raised0
+	lh_value "$ST_PARAMS/raised"
+	raised0=$LH_VALUE
+	echo 1 >"$ST_PARAMS/trigger" || lh_err "lh_softirq_test's run failed"
+	lh_value "$ST_PARAMS/raised"
+	RAISED=$((LH_VALUE - raised0))
+}
+
+lh_case_begin
+[ "$(lh_status_field softirq available)" = 1 ] ||
+	lh_err "softirq is not available: $(lh_status_line softirq)"
+lh_enable softirq
+if grep -q PREEMPT_RT /proc/version 2>/dev/null; then
+	context=PREEMPT_RT
+else
+	context=irq_exit
+fi
+{
+	IFS= read -r head1
+	IFS= read -r head2
+} <"$LH_DIR/softirq/lines"
+[ "$head1" = "#context $context" ] ||
+	lh_err "softirq/lines starts with '$head1', expected '#context $context'"
+[ "$head2" = "#vector name samples min mean p99 p99.9 max max_cpu culprit_pid culprit" ] ||
+	lh_err "softirq/lines' second line is '$head2'"
+lh_case_end status_and_lines_header_say_where_softirqs_run
+
+lh_case_begin
+lh_reset softirq
+st_run
+hl_show_lines softirq
+if ! hl_line softirq $HI; then
+	lh_err "softirq/lines has no row for vector $HI after $RAISED raises"
+else
+	[ "$RAISED" = $COUNT ] || lh_err "lh_softirq_test raised $RAISED times, expected $COUNT"
+	[ "$LN_SAMPLES" = "$RAISED" ] ||
+		lh_err "vector $HI has $LN_SAMPLES samples for $RAISED raises"
+	[ "$LN_NAME" = HI ] || lh_err "vector $HI is named '$LN_NAME', expected HI"
+	total=$(hl_total softirq 1)
+	[ "$total" -ge "$RAISED" ] ||
+		lh_err "softirq/CPU1 holds $total samples, fewer than HI's $RAISED"
+	[ "$LN_MIN" -le "$LN_P99" ] && [ "$LN_P99" -le "$LN_P999" ] &&
+		[ "$LN_P999" -le "$LN_MAX" ] ||
+		lh_err "vector $HI: min $LN_MIN p99 $LN_P99 p99.9 $LN_P999 max $LN_MAX out of order"
+fi
+lh_case_end one_sample_per_raise_in_the_named_vector
+
+lh_case_begin
+lh_reset softirq
+echo $HOLDS >"$ST_PARAMS/count"
+echo $HOLD_US >"$ST_PARAMS/hold_us"
+st_run
+hl_show_lines softirq
+hl_show_maxrecs softirq
+if ! hl_line softirq $HI; then
+	lh_err "softirq/lines has no row for vector $HI after $RAISED raises"
+else
+	[ "$LN_SAMPLES" = $HOLDS ] ||
+		lh_err "vector $HI has $LN_SAMPLES samples for $HOLDS sections"
+	[ "$LN_MAX" -ge $((HOLD_US * 9 / 10)) ] ||
+		lh_err "vector $HI: maximum $LN_MAX us < $((HOLD_US * 9 / 10)) us with $HOLD_US us sections"
+	[ "$LN_MAXCPU" = 1 ] || lh_err "vector $HI: maximum on CPU $LN_MAXCPU, expected 1"
+	[ "$LN_CCOMM" = lh_softirq_hold ] ||
+		lh_err "vector $HI: culprit '$LN_CCOMM', expected lh_softirq_hold"
+	if hl_maxrec softirq 1 && [ -z "$MR_NONE" ] && [ "$MR_LAT" = "$LN_MAX" ]; then
+		[ "$MR_VPID $MR_VCOMM" = "$HI HI" ] ||
+			lh_err "softirq/max_latency-CPU1 victim '$MR_VPID $MR_VCOMM', expected '$HI HI'"
+		[ "$MR_CCOMM" = lh_softirq_hold ] ||
+			lh_err "softirq/max_latency-CPU1 culprit '$MR_CCOMM', expected lh_softirq_hold"
+	else
+		lh_diag "softirq/max_latency-CPU1 is another vector's: $MR_LINE"
+	fi
+fi
+lh_case_end bh_off_section_is_the_vectors_max_with_its_culprit
+
+lh_case_begin
+lh_reset softirq
+hl_line softirq $HI && lh_err "vector $HI still has a row after the reset: $LN_SAMPLES samples"
+lh_case_end reset_empties_the_lines
+
+lh_case_begin
+lh_expect_write_ok "$LH_DIR/enable/softirq" 0
+echo 0 >"$ST_PARAMS/hold_us"
+echo 3 >"$ST_PARAMS/count"
+st_run
+hl_line softirq $HI && lh_err "vector $HI has $LN_SAMPLES samples with softirq disabled"
+lh_case_end disabled_files_nothing
+
+lh_finished
