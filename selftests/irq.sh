@@ -18,15 +18,15 @@
 #     histogram holds at least those; lh (where it is beside the tests)
 #     reads the module's file: lh prom has the line's series, labelled
 #     irq=IRQ, with those samples;
-#  3. with each interrupt fired inside a HOLD_US preempt-off section of
-#     lh_irq_hold on CPU 1, the line's maximum is at least
-#     HOLD_US / 8 (under TCG), on CPU 1, culprit lh_irq_hold; CPU 1's max record, when
-#     it is that sample, names the thread (irq/<n>-...) and lh_irq_hold;
-#     explain (on for this case) breaks CPU 1's maximum down in
-#     irq/explain-CPU1: its window_ns / 1000 is the max record's sample,
-#     its culprit ran in it (or the CPU idled, for swapper), and where it
-#     is this line's, lh_irq_hold ran for most of it (under TCG another
-#     line's thread, virtio0's, can wait longer);
+#  3. with each interrupt fired inside a preempt-off section of lh_irq_hold
+#     on CPU 1 that goes on HOLD_US after it, the line's maximum is at
+#     least HOLD_US (less a tenth for the clocks), on CPU 1, culprit
+#     lh_irq_hold; CPU 1's max record, when it is that sample, names the
+#     thread (irq/<n>-...) and lh_irq_hold, and explain (on for this case)
+#     breaks it down in irq/explain-CPU1: its window_ns / 1000 is the max
+#     record's sample and lh_irq_hold ran for most of it (under TCG another
+#     line's thread, virtio0's, can wait longer, even after explain is off
+#     again: then the breakdown is not checked);
 #  4. a reset of irq empties irq/lines;
 #  5. with irq disabled, interrupts file nothing.
 #
@@ -151,9 +151,10 @@ if ! hl_line irq "$IRQ"; then
 	lh_err "irq/lines has no row for line $IRQ"
 else
 	[ "$LN_SAMPLES" = $HOLDS ] || lh_err "line $IRQ has $LN_SAMPLES samples for $HOLDS sections"
-	# TCG's timer and udelay disagree: 3000 us sections made 529-1105 us
-	[ "$LN_MAX" -ge $((HOLD_US / 8)) ] ||
-		lh_err "line $IRQ: maximum $LN_MAX us < $((HOLD_US / 8)) us with $HOLD_US us sections"
+	# (the section spins HOLD_US on the clock after the interrupt: a
+	# tenth off for the two clocks' reads)
+	[ "$LN_MAX" -ge $((HOLD_US * 9 / 10)) ] ||
+		lh_err "line $IRQ: maximum $LN_MAX us < $((HOLD_US * 9 / 10)) us with $HOLD_US us sections"
 	[ "$LN_MAXCPU" = 1 ] || lh_err "line $IRQ: maximum on CPU $LN_MAXCPU, expected 1"
 	[ "$LN_CCOMM" = lh_irq_hold ] ||
 		lh_err "line $IRQ: culprit '$LN_CCOMM', expected lh_irq_hold"
@@ -171,7 +172,12 @@ fi
 if ! hl_maxrec irq 1 || [ -n "$MR_NONE" ]; then
 	lh_err "irq/max_latency-CPU1 holds no record after $HOLDS samples there"
 else
-	ir_check_explain
+	# (explain is off again: another line's later max, virtio0's under
+	# TCG, has a record but no breakdown)
+	case $MR_VCOMM in
+	"irq/$IRQ-"*) ir_check_explain ;;
+	*) lh_diag "explain not checked: CPU 1's max record is another line's, $MR_VCOMM" ;;
+	esac
 fi
 lh_case_end preempt_off_section_is_the_lines_max_with_its_culprit
 

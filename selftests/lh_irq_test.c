@@ -23,10 +23,13 @@
  *
  * A run is a kthread "lh_irq_hold" bound to @cpu. Per interrupt it arms
  * the timer LH_FIRE_DELAY_US ahead, then either sleeps until the thread
- * has handled it or, with @hold_us, disables preemption first and spins
- * @hold_us, so the thread woken by the interrupt waits for the end of the
- * section: a sample of about @hold_us - LH_FIRE_DELAY_US whose culprit is
- * lh_irq_hold. Then it sleeps @gap_us. A write to trigger returns when the
+ * has handled it or, with @hold_us, disables preemption first, spins until
+ * the timer has fired and then @hold_us more on the clock, so the thread
+ * woken by the interrupt waits for the end of the section: a sample of at
+ * least @hold_us whose culprit is lh_irq_hold (spinning on the clock after
+ * the interrupt, not udelay() from the arming: under TCG a vCPU the host
+ * preempts through the whole udelay() sees the timer after the section).
+ * Then it sleeps @gap_us. A write to trigger returns when the
  * run is over: 0, or -ETIMEDOUT if an interrupt's thread did not run
  * within a second. Runs are serialised by the module's parameter lock.
  *
@@ -38,7 +41,6 @@
 
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
-#include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
@@ -53,6 +55,7 @@
 
 #define LH_FIRE_DELAY_US	20	/* from arming the timer to the interrupt */
 #define LH_HANDLED_TIMEOUT	HZ	/* for an interrupt's thread to run */
+#define LH_FIRED_TIMEOUT_US	USEC_PER_SEC	/* for the timer, in a section */
 
 static unsigned int lh_cpu = 1;
 module_param_named(cpu, lh_cpu, uint, 0444);
@@ -100,18 +103,43 @@ static irqreturn_t lh_thread_fn(int irq, void *dev_id)
 	return IRQ_HANDLED;
 }
 
+/*
+ * lh_hold - in the preempt-off section: spin until the timer has fired the
+ * line (@fired interrupts since load), then @hold_us on the clock
+ *
+ * Return: 0, or -ETIMEDOUT if the timer did not fire within a second.
+ */
+static int lh_hold(int fired, unsigned int hold_us)
+{
+	ktime_t start = ktime_get();
+
+	while (atomic_read(&lh_fired) < fired) {
+		if (ktime_us_delta(ktime_get(), start) > LH_FIRED_TIMEOUT_US)
+			return -ETIMEDOUT;
+		cpu_relax();
+	}
+	start = ktime_get();
+	while (ktime_us_delta(ktime_get(), start) < hold_us)
+		cpu_relax();
+	return 0;
+}
+
 /* lh_fire_one - fire the line once, in a preempt-off section if asked */
 static int lh_fire_one(unsigned int hold_us)
 {
 	int target = atomic_read(&lh_handled) + 1;
+	int fired = atomic_read(&lh_fired) + 1;
+	int ret = 0;
 
 	if (hold_us)
 		preempt_disable();
 	hrtimer_start(&lh_fire_timer, ns_to_ktime(LH_FIRE_DELAY_US * NSEC_PER_USEC),
 		      HRTIMER_MODE_REL_PINNED_HARD);
 	if (hold_us) {
-		udelay(hold_us);
+		ret = lh_hold(fired, hold_us);
 		preempt_enable();
+		if (ret)
+			return ret;
 	}
 	if (!wait_event_timeout(lh_handled_wq,
 				atomic_read(&lh_handled) >= target,
