@@ -155,6 +155,7 @@ config_set() {
 	twsw)     if [ "$on" = 1 ]; then lh_on wakeup missed_timer_offsets timerandwakeup switchtime timerwakeupswitch; else lh_off; fi ;;
 	pirq)     if [ "$on" = 1 ]; then lh_on preemptirqsoff; else lh_off; fi ;;
 	softirq)  if [ "$on" = 1 ]; then lh_on softirq; else lh_off; fi ;;
+	irq)      if [ "$on" = 1 ]; then lh_on irq; else lh_off; fi ;;
 	pirq_x)   if [ "$on" = 1 ]; then lh_on preemptirqsoff && echo 1 > "$LH/explain/enable"; else lh_off; fi ;;
 	all)      if [ "$on" = 1 ]; then lh_on $ALL_SW; else lh_off; fi ;;
 	histtrig) histtrig_set "$on" ;;
@@ -201,8 +202,10 @@ pick_configs() {
 	ALL_SW=$(status_switches)
 	CONFIGS_DEFAULT="unloaded loaded empty wakeup mto taw empty_sys st twsw softirq"
 	# explain on alone (every interrupt's probes) and with wakeup (filing)
+	# and the irq type where interrupts are threaded (status says so)
 	if insmod "$LH_MODULE"; then
 		[ -e "$LH/explain/enable" ] && CONFIGS_DEFAULT="$CONFIGS_DEFAULT explain wakeup_x"
+		grep -q '^irq available=1 ' "$LH/status" && CONFIGS_DEFAULT="$CONFIGS_DEFAULT irq"
 		rmmod latency_hist
 	fi
 	if [ "$pirq" = 1 ]; then

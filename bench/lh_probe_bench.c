@@ -26,6 +26,11 @@
  *   irq          irq_handler_entry and irq_handler_exit of a device IRQ
  *                (2 calls): what each interrupt pays while explain is on
  *                (an x86 vector's entry and exit probes are the same code)
+ *   irqthread    a threaded interrupt and its thread: irq_handler_entry,
+ *                irq_handler_exit returning IRQ_WAKE_THREAD of an action
+ *                whose thread is the woken kthread, the sched_switch that
+ *                runs it and the switch back (4 calls): what an interrupt
+ *                of a threaded line pays while the irq type is on
  *   softirq      softirq_entry and softirq_exit (2 calls; idem)
  *   softirqraise softirq_raise of HI and its softirq_entry (2 calls): what
  *                a raise and the run it starts pay while the softirq type
@@ -282,6 +287,8 @@ static void lh_bench_syscall_round(struct lh_bench *b)
 }
 
 static struct irqaction lh_bench_action = { .name = "lh_bench" };
+/* a threaded line's action: its thread, the woken kthread, is set at load */
+static struct irqaction lh_bench_thread_action = { .name = "lh_bench_thread" };
 
 /*
  * lh_bench_irq_round - a device interrupt's handler entry and exit: what
@@ -293,6 +300,20 @@ static void lh_bench_irq_round(struct lh_bench *b)
 		       &lh_bench_action);
 	LH_CALL_PROBES(b->tps[LH_B_IRQ_EXIT], lh_irq_exit_fn, 11,
 		       &lh_bench_action, 1);
+}
+
+/*
+ * lh_bench_irqthread_round - a threaded line's interrupt wakes its thread,
+ * which is switched in and out: a window of the irq type, opened and filed
+ */
+static void lh_bench_irqthread_round(struct lh_bench *b)
+{
+	LH_CALL_PROBES(b->tps[LH_B_IRQ_ENTRY], lh_irq_entry_fn, 12,
+		       &lh_bench_thread_action);
+	LH_CALL_PROBES(b->tps[LH_B_IRQ_EXIT], lh_irq_exit_fn, 12,
+		       &lh_bench_thread_action, IRQ_WAKE_THREAD);
+	lh_call_sched_switch_probes(b->tps[LH_B_SWITCH], current, b->victim);
+	lh_bench_switch_back(b);
 }
 
 /* lh_bench_softirq_round - a softirq vector's entry and exit */
@@ -548,6 +569,8 @@ static const struct lh_bench_scenario lh_bench_scenarios[] = {
 	  BIT(LH_B_SYS_ENTER) | BIT(LH_B_SYS_EXIT) },
 	{ "irq", lh_bench_irq_round, 2,
 	  BIT(LH_B_IRQ_ENTRY) | BIT(LH_B_IRQ_EXIT) },
+	{ "irqthread", lh_bench_irqthread_round, 4,
+	  BIT(LH_B_IRQ_ENTRY) | BIT(LH_B_IRQ_EXIT) | BIT(LH_B_SWITCH) },
 	{ "softirq", lh_bench_softirq_round, 2,
 	  BIT(LH_B_SOFTIRQ_ENTRY) | BIT(LH_B_SOFTIRQ_EXIT) },
 	{ "softirqraise", lh_bench_softirqraise_round, 2,
@@ -627,6 +650,7 @@ static int __init lh_bench_init(void)
 		return i;
 	}
 	get_task_struct(b->victim);
+	lh_bench_thread_action.thread = b->victim;
 	raw_spin_lock_init(&b->lock);
 	b->arch_lock = (arch_spinlock_t)__ARCH_SPIN_LOCK_UNLOCKED;
 	sched_set_fifo(b->victim);
