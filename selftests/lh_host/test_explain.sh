@@ -169,7 +169,17 @@ case_malformed()
 	sed -i 's/^    timer hrtimer_wakeup/  timer hrtimer_wakeup/' "$TMP/bad/wakeup/explain-CPU1"
 	LH_ROOT=$TMP/bad lh explain
 	expect_rc 2 "a timer line with two blanks"
-	expect_err "a timer line, and only it, starts with four blanks" "a timer line with two blanks"
+	expect_err "a timer or idle-state line, and only they, start with four blanks" "a timer line with two blanks"
+	cp "$TMP/t/wakeup/explain-CPU1" "$TMP/bad/wakeup/explain-CPU1"
+	sed -i 's/^  softirq 7 SCHED 1 16164$/&\n    idle-state 1 default_idle_call - vector 253 reschedule 1 2/' "$TMP/bad/wakeup/explain-CPU1"
+	LH_ROOT=$TMP/bad lh explain
+	expect_rc 2 "an idle-state line under softirq"
+	expect_err "an idle-state line under no idle line" "an idle-state line under softirq"
+	cp "$TMP/t/wakeup/explain-CPU1" "$TMP/bad/wakeup/explain-CPU1"
+	echo "    idle-state 1 default_idle_call - vector 253 1 2" >>"$TMP/bad/wakeup/explain-CPU1"
+	LH_ROOT=$TMP/bad lh explain
+	expect_rc 2 "an idle-state line without its waker's name"
+	expect_err "expected \"idle-state <index>" "an idle-state line without its waker's name"
 	sed -i 's/explain=[01]//' "$TMP/bad/status"
 	LH_ROOT=$TMP/bad lh explain
 	expect_rc 2 "a module without explain"
@@ -211,6 +221,68 @@ EOF
 	case_end critical_section_tells_who_held_it
 }
 
+# case_idle - idle states under the idle line: a driver's, with their exit
+# latency, ended by an IPI, an NMI or nothing, and the rest beyond the
+# eight named; and the kernel's default idle (no driver, as in a TCG guest)
+case_idle()
+{
+	cp -r "$TMP/t" "$TMP/idle"
+	cat >"$TMP/idle/wakeup/explain-CPU1" <<'EOF'
+hardirq 9100 1
+softirq 0 0
+nmi 2000 1
+thread 0 0
+other 912000 1
+window 923100
+  vector 251 call_function_single 1 9100
+  idle 912000
+    idle-state 3 C6 133 vector 251 call_function_single 1 800000
+    idle-state 2 C1E 10 nmi -1 - 1 60000
+    idle-state 3 C6 133 none -1 - 2 30000
+    idle-state -1 (others) - - -1 - 3 1500
+EOF
+	cat >"$TMP/idle/missed_timer_offsets/explain-CPU1" <<'EOF'
+hardirq 20714 1
+softirq 0 0
+nmi 0 0
+thread 0 0
+other 105311 1
+window 126025
+  vector 236 local_timer 1 20714
+  idle 105311
+    idle-state 1 default_idle_call - vector 236 local_timer 1 104809
+EOF
+	LH_ROOT=$TMP/idle lh explain
+	expect_rc 0 "lh explain with idle states"
+	cat >"$TMP/want" <<'EOF'
+wakeup on CPU1: the wakee waited 923.1 us to run: 912.0 us other (idle 912.0 us (of it 1 x C6 (exit latency 133 us) 800.0 us woken by call_function_single, 1 x C1E (exit latency 10 us) 60.0 us woken by an NMI, 2 x C6 (exit latency 133 us) 30.0 us woken by no interrupt, 3 x other idle states 1.5 us)); 9.1 us in hard IRQs (1 x call_function_single 9.1 us); 2.0 us in NMIs (1 x NMI).
+missed_timer_offsets on CPU1: the timer fired 126.0 us late: 105.3 us other (idle 105.3 us (of it 1 x default_idle_call 104.8 us woken by local_timer)); 20.7 us in hard IRQs (1 x local_timer 20.7 us).
+EOF
+	expect_out "$TMP/want" "lh explain with idle states"
+	LH_ROOT=$TMP/idle lh explain --json
+	expect_rc 0 "lh explain --json with idle states"
+	if [ -n "$PY" ]; then
+		res=$("$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+r = d["types"]["wakeup"]["cpus"]["1"]
+i = [x for x in r["details"] if x["kind"] == "idle-state"]
+assert r["details"][1] == {"kind": "idle", "ns": 912000}, r["details"][1]
+assert i[0] == {"kind": "idle-state", "state": 3, "name": "C6", "exit_latency_us": 133, "woken_by": {"kind": "vector", "id": 251, "name": "call_function_single"}, "count": 1, "in": 1, "ns": 800000}, i[0]
+assert i[1]["woken_by"] == {"kind": "nmi", "id": -1, "name": None}, i[1]
+assert i[2]["woken_by"] is None and i[2]["count"] == 2, i[2]
+assert i[3]["state"] == -1 and i[3]["woken_by"] is None and i[3]["exit_latency_us"] is None, i[3]
+assert sum(x["ns"] for x in i) <= r["details"][1]["ns"]
+m = d["types"]["missed_timer_offsets"]["cpus"]["1"]["details"][2]
+assert m == {"kind": "idle-state", "state": 1, "name": "default_idle_call", "exit_latency_us": None, "woken_by": {"kind": "vector", "id": 236, "name": "local_timer"}, "count": 1, "in": 1, "ns": 104809}, m
+print("ok")
+' <"$TMP/out" 2>&1)
+		[ "$res" = ok ] || err "lh explain --json with idle states: $res"
+	fi
+	rm -rf "$TMP/idle"
+	case_end idle_states_told_with_what_ended_them
+}
+
 # case_off - nothing explained and explain off: say how to turn it on
 case_off()
 {
@@ -241,6 +313,7 @@ for f in ${*:-gawk mawk busybox}; do
 	case_json
 	case_malformed
 	case_section
+	case_idle
 	case_off
 done
 
