@@ -147,39 +147,32 @@ print("ok")
 	case_end json_has_the_records
 }
 
+# refused WHAT ERROR SED [LINE] - lh explain exits 2 saying ERROR when the
+# good wakeup/explain-CPU1 is changed by the sed script SED, LINE appended
+refused()
+{
+	sed "$3" "$TMP/t/wakeup/explain-CPU1" >"$TMP/bad/wakeup/explain-CPU1"
+	[ -z "${4:-}" ] || printf '%s\n' "$4" >>"$TMP/bad/wakeup/explain-CPU1"
+	LH_ROOT=$TMP/bad lh explain
+	expect_rc 2 "$1"
+	expect_err "$2" "$1"
+}
+
 # case_malformed - a record that does not add up, or a bad line, exits 2
 case_malformed()
 {
 	cp -r "$TMP/t" "$TMP/bad"
-	sed -i 's/^window 7786898$/window 7786899/' "$TMP/bad/wakeup/explain-CPU1"
-	LH_ROOT=$TMP/bad lh explain
-	expect_rc 2 "a window that is not the sum"
-	expect_err "do not add up" "a window that is not the sum"
-	cp "$TMP/t/wakeup/explain-CPU1" "$TMP/bad/wakeup/explain-CPU1"
-	echo "  bogus 1 2" >>"$TMP/bad/wakeup/explain-CPU1"
-	LH_ROOT=$TMP/bad lh explain
-	expect_rc 2 "an unknown detail line"
-	expect_err "unknown detail line" "an unknown detail line"
-	cp "$TMP/t/wakeup/explain-CPU1" "$TMP/bad/wakeup/explain-CPU1"
-	echo "    timer hrtimer_wakeup 1 2" >>"$TMP/bad/wakeup/explain-CPU1"
-	LH_ROOT=$TMP/bad lh explain
-	expect_rc 2 "a timer line under idle"
-	expect_err "a timer line under no irq, vector or softirq line" "a timer line under idle"
-	cp "$TMP/t/wakeup/explain-CPU1" "$TMP/bad/wakeup/explain-CPU1"
-	sed -i 's/^    timer hrtimer_wakeup/  timer hrtimer_wakeup/' "$TMP/bad/wakeup/explain-CPU1"
-	LH_ROOT=$TMP/bad lh explain
-	expect_rc 2 "a timer line with two blanks"
-	expect_err "a timer or idle-state line, and only they, start with four blanks" "a timer line with two blanks"
-	cp "$TMP/t/wakeup/explain-CPU1" "$TMP/bad/wakeup/explain-CPU1"
-	sed -i 's/^  softirq 7 SCHED 1 16164$/&\n    idle-state 1 default_idle_call - vector 253 reschedule 1 2/' "$TMP/bad/wakeup/explain-CPU1"
-	LH_ROOT=$TMP/bad lh explain
-	expect_rc 2 "an idle-state line under softirq"
-	expect_err "an idle-state line under no idle line" "an idle-state line under softirq"
-	cp "$TMP/t/wakeup/explain-CPU1" "$TMP/bad/wakeup/explain-CPU1"
-	echo "    idle-state 1 default_idle_call - vector 253 1 2" >>"$TMP/bad/wakeup/explain-CPU1"
-	LH_ROOT=$TMP/bad lh explain
-	expect_rc 2 "an idle-state line without its waker's name"
-	expect_err "expected \"idle-state <index>" "an idle-state line without its waker's name"
+	refused "a window that is not the sum" "do not add up" 's/^window 7786898$/window 7786899/'
+	refused "an unknown detail line" "unknown detail line" '' "  bogus 1 2"
+	refused "a timer line under idle" "a timer line under no irq, vector or softirq line" '' \
+		"    timer hrtimer_wakeup 1 2"
+	refused "a timer line with two blanks" \
+		"a timer or idle-state line, and only they, start with four blanks" \
+		's/^    timer hrtimer_wakeup/  timer hrtimer_wakeup/'
+	refused "an idle-state line under softirq" "an idle-state line under no idle line" \
+		's/^  softirq 7 SCHED 1 16164$/&\n    idle-state 1 default_idle_call - vector 253 reschedule 1 2/'
+	refused "an idle-state line without its waker's name" 'expected "idle-state <index>' '' \
+		"    idle-state 1 default_idle_call - vector 253 1 2"
 	sed -i 's/explain=[01]//' "$TMP/bad/status"
 	LH_ROOT=$TMP/bad lh explain
 	expect_rc 2 "a module without explain"
