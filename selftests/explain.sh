@@ -525,7 +525,8 @@ lh_case_begin
 lh_diag "cpuidle driver: $(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo "none (no cpuidle)")"
 xi_f=$(x_file wakeup 1)
 for xi_try in 1 2 3; do
-	sl_start "$LH_TMP/sl3" -c 0 -m 1 -p $PRIO -i $PERIOD -l $L ||
+	# 10 loops: each wakeup finds CPU 1 idle, the maximum is one of them
+	sl_start "$LH_TMP/sl3" -c 0 -m 1 -p $PRIO -i $PERIOD -l 10 ||
 		lh_bail "rt_sleeper did not start"
 	lh_filter wakeup "$SL_TID"
 	lh_reset wakeup
