@@ -4,13 +4,13 @@
  *
  * A maximum says how long; this says why. While explain/enable is 1, each
  * CPU's ring (explain_ring.c) records its interrupts, softirqs, hrtimer
- * callbacks, NMIs and context switches. Only when a sample of a type with
- * LH_T_EXPLAIN in its row becomes its CPU's maximum (rare, out of line) is
- * the window of that sample replayed from the ring of the CPU it is filed
- * under (explain_replay.c) and kept as that CPU's record of the type,
- * which explain-CPUx shows (explain_print.c): hardirq, softirq, nmi,
- * thread and other, each with its time and its details, adding up to the
- * window.
+ * callbacks, NMIs, idle states and context switches. Only when a sample of
+ * a type with LH_T_EXPLAIN in its row becomes its CPU's maximum (rare, out
+ * of line) is the window of that sample replayed from the ring of the CPU
+ * it is filed under (explain_replay.c) and kept as that CPU's record of
+ * the type, which explain-CPUx shows (explain_print.c): hardirq, softirq,
+ * nmi, thread and other, each with its time and its details, adding up to
+ * the window.
  *
  * This file turns explain on and off, files samples into records and
  * keeps the records and their locks. Off costs one patched-out static

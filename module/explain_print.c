@@ -33,6 +33,38 @@ static void lh_x_print_name(struct seq_file *m, const char *name)
 	seq_printf(m, " %s", buf[0] ? buf : "-");
 }
 
+/*
+ * lh_x_print_idle_state - an idle state's line: its index, its name (the
+ * kernel's own idle by the function that runs it, with "-" for the exit
+ * latency no driver gives), what ended its periods (kind, number, name;
+ * "none -1 -" for nothing before the CPU switched), their count and time
+ */
+static void lh_x_print_idle_state(struct seq_file *m,
+				  const struct lh_x_idle_acc *a,
+				  const struct lh_x_detail *d)
+{
+	static const char *const wake_kinds[] = {
+		[0] = "none", [LH_XE_IRQ_ENTRY] = "irq",
+		[LH_XE_VEC_ENTRY] = "vector", [LH_XE_NMI] = "nmi",
+	};
+
+	seq_printf(m, "    idle-state %d", a->state);
+	if (a->state < 0) {
+		seq_printf(m, " (others) - - -1 - %u %llu\n", d->count, d->ns);
+		return;
+	}
+	if (a->exit_us == LH_X_NO_DRIVER) {
+		seq_printf(m, " %s -", a->state == 0 ? "cpu_idle_poll" :
+			   a->state == 1 ? "default_idle_call" : "-");
+	} else {
+		lh_x_print_name(m, a->name);
+		seq_printf(m, " %u", a->exit_us);
+	}
+	seq_printf(m, " %s %d", wake_kinds[a->wake_kind], a->wake_id);
+	lh_x_print_name(m, a->wake_name);
+	seq_printf(m, " %u %llu\n", d->count, d->ns);
+}
+
 /**
  * lh_explain_show() - print one explain-CPUx file
  * @m:   the seq_file
@@ -97,6 +129,9 @@ void lh_explain_show(struct seq_file *m, enum lh_hist_id id, int cpu)
 			seq_printf(m, "    timer %s %u %llu\n",
 				   rec->timer_sym[d->id],
 				   d->count, d->ns);
+			break;
+		case LH_XD_IDLE_STATE:
+			lh_x_print_idle_state(m, &rec->idle[d->id], d);
 			break;
 		}
 	}

@@ -20,6 +20,9 @@
  *            LH_X_TOP_TASKS, the rest summed)
  *   other    the idle task, and the part of the window the ring does not
  *            cover ("uncovered")
+ *            and, nested under the idle task, its idle states: index,
+ *            name and exit latency, what ended each idle period (the
+ *            first interrupt or NMI after its entry), count and time
  */
 #include <linux/compiler.h>
 #include <linux/kallsyms.h>
@@ -97,6 +100,24 @@ static struct lh_x_irq_acc *lh_x_irq_acc_of(struct lh_x_scratch *s, u8 kind,
 }
 
 /*
+ * struct lh_x_idle_period - the idle period a replay is in, or has left
+ * without knowing yet what ended it
+ * @acc:     its state, its waker once known, count 0, and its idle task
+ *           time in the window so far
+ * @live:    entered, and not yet added to an account (lh_x_idle_settle())
+ * @open:    between its entry and its exit
+ * @waking:  no interrupt or NMI since its entry yet
+ * @left_ns: its exit; U64_MAX while open
+ */
+struct lh_x_idle_period {
+	struct lh_x_idle_acc acc;
+	bool live;
+	bool open;
+	bool waking;
+	u64 left_ns;
+};
+
+/*
  * struct lh_x_replay - the state of a replay between events
  * @task:     a copy of the switch-in event of the task running when no
  *            interrupt is (never a pointer into the ring: NMIs overwrite
@@ -105,8 +126,10 @@ static struct lh_x_irq_acc *lh_x_irq_acc_of(struct lh_x_scratch *s, u8 kind,
  * @task_acc: its account, looked up at its first time in the window
  * @unknown_ns: time given to the task before the first switch showed who
  *             it was
- * @timer_acc: the timer callback account the last lh_x_give() also fed
- *             (NULL: none), so that an NMI's time leaves it too
+ * @detail_acc: the nested account (a timer callback's, an idle period's)
+ *             the last lh_x_give() also fed (NULL: none), so that an
+ *             NMI's time leaves it too
+ * @idle:     the idle period the CPU is in or has just left
  */
 struct lh_x_replay {
 	struct lh_x_scratch *s;
@@ -116,7 +139,8 @@ struct lh_x_replay {
 	bool task_known;
 	u64 *task_acc;
 	u64 unknown_ns;
-	u64 *timer_acc;
+	u64 *detail_acc;
+	struct lh_x_idle_period idle;
 };
 
 /* lh_x_task_of - account of the task a switch event names; idle or rest */
@@ -212,7 +236,7 @@ static u64 *lh_x_give_irq(struct lh_x_replay *rp, u64 given)
 	}
 	if (f->kind == LH_XE_TIMER_ENTRY && f->acc) {
 		*f->acc += given;
-		rp->timer_acc = f->acc;
+		rp->detail_acc = f->acc;
 	}
 	return p->acc;
 }
@@ -229,7 +253,7 @@ static u64 *lh_x_give(struct lh_x_replay *rp, u64 from, u64 to, u64 *given)
 	from = max(from, rp->start_ns);
 	to = min(to, rp->end_ns);
 	*given = to > from ? to - from : 0;
-	rp->timer_acc = NULL;
+	rp->detail_acc = NULL;
 	if (!*given)
 		return NULL;
 	acc = s->depth ? lh_x_give_irq(rp, *given) : NULL;
@@ -243,6 +267,11 @@ static u64 *lh_x_give(struct lh_x_replay *rp, u64 from, u64 to, u64 *given)
 		acc = &rp->unknown_ns;
 	}
 	*acc += *given;
+	if (acc == &s->idle_ns && rp->idle.open) {
+		/* the idle task in an idle state: a part of its time */
+		rp->idle.acc.ns += *given;
+		rp->detail_acc = &rp->idle.acc.ns;
+	}
 	return acc;
 }
 
@@ -285,6 +314,121 @@ static void lh_x_pop(struct lh_x_scratch *s, u8 kind, s32 id)
 		s->depth--;
 }
 
+/*
+ * lh_x_idle_acc_of - the account of the state and waker of @key; the last
+ * one is the rest
+ */
+static struct lh_x_idle_acc *lh_x_idle_acc_of(struct lh_x_scratch *s,
+					      const struct lh_x_idle_acc *key)
+{
+	struct lh_x_idle_acc *a;
+	int i;
+
+	for (i = 0; i < s->nr_idles; i++) {
+		a = &s->rec.idle[i];
+		if (a->state == key->state && a->exit_us == key->exit_us &&
+		    !strncmp(a->name, key->name, LH_X_NAME) &&
+		    a->wake_kind == key->wake_kind && a->wake_id == key->wake_id)
+			return a;
+	}
+	if (s->nr_idles == LH_X_IDLES) {
+		a = &s->rec.idle[LH_X_IDLES];
+		a->state = -1;
+		a->exit_us = LH_X_NO_DRIVER;
+		a->wake_id = -1;
+		return a;
+	}
+	a = &s->rec.idle[s->nr_idles++];
+	*a = *key;
+	a->count = 0;
+	a->ns = 0;
+	return a;
+}
+
+/*
+ * lh_x_idle_settle - the idle period is over and what ended it known, or
+ * never to be (the CPU switched or idled again, or the window ended, at
+ * @now_ns: "none"): add it to its account if it overlaps the window
+ */
+static void lh_x_idle_settle(struct lh_x_replay *rp, u64 now_ns)
+{
+	struct lh_x_idle_period *p = &rp->idle;
+	struct lh_x_idle_acc *a;
+
+	if (!p->live)
+		return;
+	p->live = false;
+	p->open = false;
+	if (min(p->left_ns, now_ns) <= rp->start_ns)
+		return;		/* over before the window began */
+	a = lh_x_idle_acc_of(rp->s, &p->acc);
+	a->count++;
+	a->ns += p->acc.ns;
+}
+
+/*
+ * lh_x_idle_enter - the idle task enters an idle state: a new period; and
+ * the task is the idle task, if no switch told so yet (only it records
+ * idle states), since the ring's first event
+ */
+static void lh_x_idle_enter(struct lh_x_replay *rp, const struct lh_x_ev *ev)
+{
+	struct lh_x_idle_period *p = &rp->idle;
+
+	lh_x_idle_settle(rp, ev->ns);
+	memset(p, 0, sizeof(*p));
+	p->acc.state = ev->id;
+	p->acc.exit_us = ev->exit_us;
+	memcpy(p->acc.name, ev->name, LH_X_NAME);
+	p->acc.wake_id = -1;
+	p->live = true;
+	p->open = true;
+	p->waking = true;
+	p->left_ns = U64_MAX;
+	if (!rp->task_known) {
+		rp->s->idle_ns += rp->unknown_ns;
+		rp->unknown_ns = 0;
+		memset(&rp->task, 0, sizeof(rp->task));	/* pid 0 */
+		rp->task_known = true;
+		rp->task_acc = &rp->s->idle_ns;
+	}
+}
+
+/* lh_x_idle_exit - the idle task leaves its idle state */
+static void lh_x_idle_exit(struct lh_x_replay *rp, const struct lh_x_ev *ev)
+{
+	struct lh_x_idle_period *p = &rp->idle;
+
+	if (!p->open)
+		return;
+	p->open = false;
+	p->left_ns = ev->ns;
+	if (!p->waking)
+		lh_x_idle_settle(rp, ev->ns);
+}
+
+/*
+ * lh_x_idle_woken - interrupt or NMI @ev came: the first since the idle
+ * entry is what ended the idle (in an idle state that services it, as hlt
+ * does, it runs before the exit; in one entered with interrupts off, as
+ * MWAIT states are, right after)
+ */
+static void lh_x_idle_woken(struct lh_x_replay *rp, const struct lh_x_ev *ev)
+{
+	struct lh_x_idle_period *p = &rp->idle;
+
+	if (!p->live || !p->waking)
+		return;
+	p->waking = false;
+	p->acc.wake_kind = ev->kind;
+	if (ev->kind != LH_XE_NMI) {
+		p->acc.wake_id = ev->id;
+		memcpy(p->acc.wake_name, ev->name, LH_X_NAME);
+	}
+	if (!p->open)
+		lh_x_idle_settle(rp, ev->ns);
+}
+
 /* lh_x_apply - change the replay state by one event */
 static void lh_x_apply(struct lh_x_replay *rp, const struct lh_x_ev *ev)
 {
@@ -293,6 +437,9 @@ static void lh_x_apply(struct lh_x_replay *rp, const struct lh_x_ev *ev)
 	switch (ev->kind) {
 	case LH_XE_IRQ_ENTRY:
 	case LH_XE_VEC_ENTRY:
+		lh_x_idle_woken(rp, ev);
+		lh_x_push(s, ev);
+		break;
 	case LH_XE_TIMER_ENTRY:
 		lh_x_push(s, ev);
 		break;
@@ -312,9 +459,16 @@ static void lh_x_apply(struct lh_x_replay *rp, const struct lh_x_ev *ev)
 	case LH_XE_SOFTIRQ_EXIT:
 		lh_x_pop(s, LH_XE_SOFTIRQ_ENTRY, ev->id);
 		break;
+	case LH_XE_IDLE_ENTRY:
+		lh_x_idle_enter(rp, ev);
+		break;
+	case LH_XE_IDLE_EXIT:
+		lh_x_idle_exit(rp, ev);
+		break;
 	case LH_XE_SWITCH_OUT:
 		/* Switches happen in task context: no interrupt is open. */
 		s->depth = 0;
+		lh_x_idle_settle(rp, ev->ns);
 		if (!rp->task_known && rp->unknown_ns) {
 			/* the task that ran before the first switch */
 			*lh_x_task_of(rp, ev) += rp->unknown_ns;
@@ -323,6 +477,7 @@ static void lh_x_apply(struct lh_x_replay *rp, const struct lh_x_ev *ev)
 		break;
 	case LH_XE_SWITCH_IN:
 		s->depth = 0;
+		lh_x_idle_settle(rp, ev->ns);
 		rp->task = *ev;
 		rp->task_known = true;
 		rp->task_acc = NULL;
@@ -395,6 +550,24 @@ static void lh_x_build_timers(struct lh_x_scratch *s, struct lh_x_rec *rec,
 	}
 }
 
+/*
+ * lh_x_build_idle_states - append the idle states' lines, under "idle":
+ * the accounts in the record already, in the order of their first period
+ */
+static void lh_x_build_idle_states(struct lh_x_scratch *s,
+				   struct lh_x_rec *rec)
+{
+	const struct lh_x_idle_acc *rest = &rec->idle[LH_X_IDLES];
+	int i;
+
+	for (i = 0; i < s->nr_idles; i++)
+		lh_x_detail(rec, LH_XD_IDLE_STATE, i, rec->idle[i].count,
+			    rec->idle[i].ns);
+	if (rest->count)
+		lh_x_detail(rec, LH_XD_IDLE_STATE, LH_X_IDLES, rest->count,
+			    rest->ns);
+}
+
 /* lh_x_build - turn a replay's accounts into a record */
 static void lh_x_build(struct lh_x_scratch *s, struct lh_x_rec *rec)
 {
@@ -405,10 +578,12 @@ static void lh_x_build(struct lh_x_scratch *s, struct lh_x_rec *rec)
 	/*
 	 * Room for every line below: the IRQ loop's LH_X_IRQS + 1 (with the
 	 * rest), the softirq vectors, the named tasks, "thread-rest", "idle",
-	 * "uncovered", and the timers (each named once, under its parent).
+	 * "uncovered", the timers (each named once, under its parent) and the
+	 * idle states with their rest.
 	 */
 	BUILD_BUG_ON(LH_X_DETAILS < (LH_X_IRQS + 1) + LH_X_NR_SOFTIRQS +
-		     LH_X_TOP_TASKS + 1 + 1 + 1 + LH_X_TIMERS);
+		     LH_X_TOP_TASKS + 1 + 1 + 1 + LH_X_TIMERS +
+		     (LH_X_IDLES + 1));
 
 	for (i = 0; i <= LH_X_IRQS; i++) {
 		struct lh_x_irq_acc *a = &s->irqs[i];
@@ -475,6 +650,7 @@ static void lh_x_build(struct lh_x_scratch *s, struct lh_x_rec *rec)
 	if (s->idle_ns) {
 		rec->cat_count[LH_XC_OTHER]++;
 		lh_x_detail(rec, LH_XD_IDLE, 0, 0, s->idle_ns);
+		lh_x_build_idle_states(s, rec);
 	}
 	if (s->uncovered_ns) {
 		rec->cat_count[LH_XC_OTHER]++;
@@ -590,12 +766,13 @@ void notrace lh_x_replay(struct lh_x_ring *r, u64 start_ns, u64 end_ns,
 
 			if (nmi_ns) {
 				*acc -= nmi_ns;
-				if (rp.timer_acc)
-					*rp.timer_acc -= nmi_ns;
+				if (rp.detail_acc)
+					*rp.detail_acc -= nmi_ns;
 				s->nmi_ns += nmi_ns;
 			}
 			if (ev.ns >= start_ns)
 				s->nmi_count++;
+			lh_x_idle_woken(&rp, &ev);
 			continue;
 		}
 		lh_x_apply(&rp, &ev);
@@ -605,6 +782,7 @@ void notrace lh_x_replay(struct lh_x_ring *r, u64 start_ns, u64 end_ns,
 		s->uncovered_ns = min(covered_from, end_ns) - start_ns;
 	}
 	lh_x_give(&rp, t_prev, end_ns, &given);
+	lh_x_idle_settle(&rp, end_ns);
 	if (rp.unknown_ns) {
 		/* no switch since: the task running at the end ran throughout */
 		struct lh_x_task_acc *t = is_idle_task(running) ? NULL :

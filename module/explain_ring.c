@@ -8,9 +8,11 @@
  * their handler's name and, on x86, the system vectors: local timer,
  * reschedule, call function, irq work, ...), softirq entry and exit,
  * hrtimer callbacks (entry and exit, with the callback's address), NMI
- * handlers with their duration, and context switches with the pid,
- * priority and comm of both tasks copied. Nothing reads a ring but the
- * replay of a new maximum on the same CPU (explain_replay.c).
+ * handlers with their duration, the idle task's idle states (entry, with
+ * the state's name and exit latency copied from the cpuidle driver, and
+ * exit), and context switches with the pid, priority and comm of both
+ * tasks copied. Nothing reads a ring but the replay of a new maximum on
+ * the same CPU (explain_replay.c).
  *
  * This is probe context: the probes run in hard and soft interrupts, in
  * NMIs and, on PREEMPT_RT and 7.x, preemptible. They never allocate, lock
@@ -21,6 +23,7 @@
  * per event (two slots and two comm copies per context switch)
  * (Documentation/performance.rst).
  */
+#include <linux/cpuidle.h>
 #include <linux/cpumask.h>
 #include <linux/interrupt.h>
 #include <linux/kernel.h>
@@ -34,6 +37,7 @@
 #include <asm/local.h>
 #include <trace/events/irq.h>
 #include <trace/events/nmi.h>
+#include <trace/events/power.h>
 #include <trace/events/sched.h>
 #include <trace/events/timer.h>
 
@@ -72,11 +76,12 @@ static __always_inline void lh_x_seal(struct lh_x_ev *ev, u32 seq)
 }
 
 /*
- * lh_x_event - append an interrupt event to this CPU's ring; preemption off
- * around it, as on PREEMPT_RT and 7.x tracepoint probes may run preemptible
+ * lh_x_event - append an interrupt or idle event to this CPU's ring;
+ * preemption off around it, as on PREEMPT_RT and 7.x tracepoint probes may
+ * run preemptible. @arg: an NMI's duration, an idle state's exit latency.
  */
 static __always_inline void lh_x_event(u8 kind, s32 id, const void *name,
-				       u64 delta_ns)
+				       u64 arg)
 {
 	struct lh_x_ring *r;
 	struct lh_x_ev *ev;
@@ -92,11 +97,13 @@ static __always_inline void lh_x_event(u8 kind, s32 id, const void *name,
 		ev->kind = kind;
 		ev->id = id;
 		if (kind == LH_XE_NMI)
-			ev->delta_ns = delta_ns;
+			ev->delta_ns = arg;
 		else if (kind == LH_XE_TIMER_ENTRY)
 			ev->fn = name;
 		else
 			lh_x_copy_name(ev->name, name);
+		if (kind == LH_XE_IDLE_ENTRY)
+			ev->exit_us = arg;
 		lh_x_seal(ev, seq);
 	}
 	preempt_enable_notrace();
@@ -147,6 +154,48 @@ static void notrace lh_x_probe_timer_entry(void *data, struct hrtimer *timer,
 static void notrace lh_x_probe_timer_exit(void *data, struct hrtimer *timer)
 {
 	lh_x_event(LH_XE_TIMER_EXIT, (s32)(unsigned long)timer, NULL, 0);
+}
+
+/*
+ * lh_x_probe_cpu_idle - the idle task enters idle state @state, or leaves
+ * it (PWR_EVENT_EXIT)
+ *
+ * At the entry the state's name and exit latency are copied from this
+ * CPU's cpuidle driver, as an IRQ's name at its entry: only here is the
+ * table certainly there. Both callers (cpuidle_enter_state(), and the
+ * kernel's own idle: default_idle_call() reports 1, cpu_idle_poll() 0) run
+ * it with interrupts off and RCU watching, before ct_cpuidle_enter(): with
+ * preemption off too, an RCU reader. A driver that goes away clears the
+ * pointer cpuidle_get_driver() reads before its table is freed, and frees
+ * it only after a grace period (cpuidle_unregister_device()'s, a module's
+ * in free_module()). An index the driver has no state for is the kernel's
+ * own idle. The default idle with a driver registered (cpuidle paused, its
+ * device off) reports 1 too: the tracepoint does not tell it from the
+ * driver's state 1. Idle injection threads (PF_IDLE, pid not 0) idle in
+ * their own time, which is theirs: not recorded.
+ */
+static void notrace lh_x_probe_cpu_idle(void *data, unsigned int state,
+					unsigned int cpu_id)
+{
+	const struct cpuidle_driver *drv;
+	const char *name = NULL;
+	u32 exit_us = LH_X_NO_DRIVER;
+
+	if (current->pid)
+		return;
+	if (state == (unsigned int)PWR_EVENT_EXIT) {
+		lh_x_event(LH_XE_IDLE_EXIT, -1, NULL, 0);
+		return;
+	}
+	preempt_disable_notrace();
+	drv = cpuidle_get_driver();
+	if (drv && state < min_t(unsigned int, READ_ONCE(drv->state_count),
+				 CPUIDLE_STATE_MAX)) {
+		name = drv->states[state].name;
+		exit_us = READ_ONCE(drv->states[state].exit_latency);
+	}
+	lh_x_event(LH_XE_IDLE_ENTRY, state, name, exit_us);
+	preempt_enable_notrace();
 }
 
 #ifdef LH_HAVE_X86_IRQ_VECTORS
@@ -213,6 +262,7 @@ static const struct lh_probe lh_x_probes_all[] = {
 	{ LH_TP_NMI_HANDLER, lh_x_probe_nmi },
 	{ LH_TP_HRTIMER_EXPIRE_ENTRY, lh_x_probe_timer_entry },
 	{ LH_TP_HRTIMER_EXPIRE_EXIT, lh_x_probe_timer_exit },
+	{ LH_TP_CPU_IDLE, lh_x_probe_cpu_idle },
 #ifdef LH_HAVE_X86_IRQ_VECTORS
 	{ LH_TP_LOCAL_TIMER_ENTRY, lh_x_probe_vec_entry, 0, "local_timer" },
 	{ LH_TP_LOCAL_TIMER_EXIT, lh_x_probe_vec_exit },
@@ -263,6 +313,7 @@ const char *lh_x_ring_prepare(void)
 	check_trace_callback_type_nmi_handler(lh_x_probe_nmi);
 	check_trace_callback_type_hrtimer_expire_entry(lh_x_probe_timer_entry);
 	check_trace_callback_type_hrtimer_expire_exit(lh_x_probe_timer_exit);
+	check_trace_callback_type_cpu_idle(lh_x_probe_cpu_idle);
 #ifdef LH_HAVE_X86_IRQ_VECTORS
 	check_trace_callback_type_local_timer_entry(lh_x_probe_vec_entry);
 	check_trace_callback_type_local_timer_exit(lh_x_probe_vec_exit);

@@ -61,6 +61,16 @@
 #     waits behind an equal-priority thread that runs first: the maximum of
 #     wakeup/sharedprio/CPU1 is >= HOG_MS / 4, and its explain-CPU1 adds up
 #     and gives >= half of the window to rt_hog, named with its priority.
+# 12. idle states: with lh_load_test gone, CPU 1 idles between the
+#     wakeups of a sleeper woken from CPU 0 for CPU 1 (an IPI ends the
+#     idle): wakeup/explain-CPU1's window holds idle time (else up to 3
+#     runs, then fail), its idle line has idle-state lines under it that
+#     add up to at most its time, each naming a state CPU 1 has (its
+#     cpuidle driver's name and exit latency in sysfs; without a driver,
+#     as in a TCG guest, the kernel's default_idle_call with exit latency
+#     "-") and an interrupt or NMI that ended it (a TCG guest's hlt ends
+#     only so; a driver's MWAIT state may end with none), and `lh explain`
+#     tells them.
 #  6. a reset of wakeup empties wakeup's explain files and only them.
 #  7. `lh explain` (scripts/lh beside the selftests) tells the story of
 #     wakeup/explain-CPU1: its window, the local timer; --json its window.
@@ -94,7 +104,7 @@ x_cleanup()
 	HOG=
 }
 LH_CLEANUP_HOOKS="$LH_CLEANUP_HOOKS x_cleanup"
-lh_plan 13
+lh_plan 14
 lh_load_or_bail
 
 X_PARAM=/sys/module/latency_hist/parameters/explain
@@ -129,11 +139,20 @@ x_check_sum()
 		/^  irq / || /^  vector / { dh += $NF }
 		/^  softirq / { ds += $NF }
 		/^  thread / || /^  thread-rest / { dt += $NF }
+		/^  (idle|uncovered) / { do_ += $NF }
+		/^  idle / { idle = $NF }
+		/^    idle-state / {
+			isum += $NF
+			if (prev !~ /^  idle / && prev !~ /^    idle-state /) { print "an idle-state line under no idle line: " $0; exit }
+		}
+		{ prev = $0 }
 		END {
 			if (win == "" || sum != win) { print "categories " sum " != window " win; exit }
 			if (dh != cat["hardirq"]) { print "irq lines " dh " != hardirq " cat["hardirq"]; exit }
 			if (ds != cat["softirq"]) { print "softirq lines " ds " != softirq " cat["softirq"]; exit }
 			if (dt != cat["thread"]) { print "thread lines " dt " != thread " cat["thread"]; exit }
+			if (do_ != cat["other"]) { print "idle and uncovered " do_ " != other " cat["other"]; exit }
+			if (isum > idle) { print "idle-state lines " isum " > their idle " idle; exit }
 		}' "$1"
 }
 
@@ -197,7 +216,7 @@ lh_case_begin
 lh_expect_write_ok "$LH_DIR/explain/enable" 1
 [ "$(cat "$X_PARAM")" = 1 ] || lh_err "parameter explain does not read 1"
 for tp in sched_switch irq_handler_entry irq_handler_exit softirq_entry softirq_exit \
-	hrtimer_expire_entry hrtimer_expire_exit; do
+	hrtimer_expire_entry hrtimer_expire_exit cpu_idle; do
 	grep -q "^tracepoint $tp hooked$" "$LH_DIR/explain/status" ||
 		lh_err "explain on, but $tp is not hooked"
 done
@@ -468,6 +487,79 @@ x_section_case preempt preemptoff 0 preemptoff_plain_section_is_the_owners
 x_section_case irq irqsoff 0 irqsoff_section_is_the_owners
 
 lt_unload
+
+# x_idle_states - the idle states CPU 1 may be in, "<index> <name> <exit_us>"
+# a line: its cpuidle driver's (sysfs, names with blanks as "_"), or the
+# kernel's own idle where there is no driver
+x_idle_states()
+{
+	xi_drv=$(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null)
+	if [ -z "$xi_drv" ] || [ "$xi_drv" = none ]; then
+		echo "0 cpu_idle_poll -"
+		echo "1 default_idle_call -"
+		return
+	fi
+	for xi_d in /sys/devices/system/cpu/cpu1/cpuidle/state[0-9]*; do
+		echo "${xi_d##*state} $(tr ' \t' '__' <"$xi_d/name") $(cat "$xi_d/latency")"
+	done
+}
+
+# x_idle_lines FILE - lh_err unless every idle-state line of FILE names a
+# state of x_idle_states and what ended it; print how many name an
+# interrupt or NMI
+x_idle_lines()
+{
+	x_idle_states >"$LH_TMP/idle_states"
+	awk 'FNR == NR { st[$1 " " $2 " " $3] = 1; next }
+		$1 == "idle-state" {
+			if (NF != 9 || $8 !~ /^[0-9]+$/ || $9 !~ /^[0-9]+$/) { print "bad: " $0 > "/dev/stderr"; next }
+			if (!(($2 " " $3 " " $4) in st) && $2 != -1) { print "no such state: " $0 > "/dev/stderr"; next }
+			if ($5 != "irq" && $5 != "vector" && $5 != "nmi" && $5 != "none" && $2 != -1) { print "bad waker: " $0 > "/dev/stderr"; next }
+			if ($5 != "none" && $5 != "-") n++
+		}
+		END { print n + 0 }' "$LH_TMP/idle_states" "$1" 2>"$LH_TMP/idle_bad"
+	[ ! -s "$LH_TMP/idle_bad" ] || lh_err "$(lh_name "$1"): $(cat "$LH_TMP/idle_bad") (states: $(tr '\n' ';' <"$LH_TMP/idle_states"))"
+}
+
+lh_case_begin
+lh_diag "cpuidle driver: $(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo "none (no cpuidle)")"
+xi_f=$(x_file wakeup 1)
+for xi_try in 1 2 3; do
+	# 10 loops: each wakeup finds CPU 1 idle, the maximum is one of them
+	sl_start "$LH_TMP/sl3" -c 0 -m 1 -p $PRIO -i $PERIOD -l 10 ||
+		lh_bail "rt_sleeper did not start"
+	lh_filter wakeup "$SL_TID"
+	lh_reset wakeup
+	sl_go_and_wait 0
+	xi_idle=$(awk '/^  idle / { print $2 }' "$xi_f")
+	[ -z "$xi_idle" ] || break
+	lh_diag "try $xi_try: the window of wakeup/CPU1's maximum $(hl_max wakeup 1) us holds no idle time: once more"
+done
+if x_check_record wakeup 1 1; then
+	if [ -z "$xi_idle" ]; then
+		lh_err "wakeup/explain-CPU1: no idle time in 3 runs of a sleeper woken for an idle CPU 1"
+	elif ! grep -q '^    idle-state ' "$xi_f"; then
+		lh_err "wakeup/explain-CPU1: idle $xi_idle ns but no idle-state line"
+	else
+		xi_woken=$(x_idle_lines "$xi_f")
+		case $(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null) in
+		"" | none)
+			# hlt (default_idle_call) is left only by an interrupt or NMI
+			grep -Eq '^    idle-state 1 default_idle_call - (irq|vector|nmi) -?[0-9]+ [^ ]+ [0-9]+ [0-9]+$' "$xi_f" ||
+				lh_err "wakeup/explain-CPU1: no default_idle_call line with what ended it"
+			[ "$xi_woken" -gt 0 ] || lh_err "wakeup/explain-CPU1: no idle period ended by an interrupt" ;;
+		esac
+		if [ -r "$LH_TOOL" ]; then
+			LH_ROOT=$LH_DIR sh "$LH_TOOL" explain wakeup --cpu 1 >"$LH_TMP/story" 2>&1 ||
+				lh_err "lh explain wakeup --cpu 1 failed: $(cat "$LH_TMP/story")"
+			lh_diag "lh explain: $(cat "$LH_TMP/story")"
+			xi_name=$(awk '$1 == "idle-state" { print $3; exit }' "$xi_f")
+			grep -q "other (idle [0-9.]* us (of it [0-9]* x $xi_name " "$LH_TMP/story" ||
+				lh_err "lh explain does not tell the idle state $xi_name"
+		fi
+	fi
+fi
+lh_case_end idle_wakeup_names_idle_state_and_waker
 
 # hog_ready - wait until rt_hog (started with -w) waits for SIGUSR1
 hog_ready()

@@ -26,6 +26,8 @@
 #define LH_X_NR_SOFTIRQS	10
 #define LH_X_TIMERS	8	/* distinct timer callbacks a record names */
 #define LH_X_SYM	128	/* bytes of a callback's name, NUL included */
+#define LH_X_IDLES	8	/* distinct (idle state, waker) pairs a record names */
+#define LH_X_NO_DRIVER	U32_MAX	/* exit_us of an idle state no cpuidle driver has */
 
 enum lh_hist_id;
 struct seq_file;
@@ -43,16 +45,22 @@ enum lh_x_ev_kind {
 	LH_XE_SWITCH_IN,
 	LH_XE_TIMER_ENTRY,
 	LH_XE_TIMER_EXIT,
+	LH_XE_IDLE_ENTRY,
+	LH_XE_IDLE_EXIT,
 };
 
 /*
  * struct lh_x_ev - one ring event
  * @seq:  1 + the number of the append that wrote it, stored last
- * @id:   IRQ number, vector, softirq vector, pid, or an hrtimer's address
- *        (its low 32 bits: enough to pair an entry with its exit)
+ * @id:   IRQ number, vector, softirq vector, pid, an hrtimer's address
+ *        (its low 32 bits: enough to pair an entry with its exit), or the
+ *        idle state index cpu_idle gave
  * @prio: a switched task's kernel prio
+ * @exit_us: an idle state's exit latency, from the cpuidle driver's state
+ *        table at the entry; LH_X_NO_DRIVER where no driver has the state
  * @name: a device IRQ's handler name or a vector's name, copied at its
- *        entry (lh_x_copy_name())
+ *        entry (lh_x_copy_name()); an idle state's name in its driver's
+ *        table, "" without one
  * @fn:   an hrtimer's callback
  * @delta_ns: an NMI handler's duration, ending at @ns
  * @comm: a switched task's comm
@@ -63,6 +71,7 @@ struct lh_x_ev {
 	u8 kind;
 	s16 prio;
 	s32 id;
+	u32 exit_us;		/* in the padding before the union */
 	union {
 		char name[LH_X_NAME];
 		const void *fn;
@@ -115,13 +124,17 @@ enum lh_x_detail_kind {
 	LH_XD_IDLE,		/* "  idle <ns>" */
 	LH_XD_UNCOVERED,	/* "  uncovered <ns>" */
 	LH_XD_TIMER,		/* "    timer <function> <count> <ns>" */
+	LH_XD_IDLE_STATE,	/* "    idle-state <index> <name> <exit_us> "
+				 * "<woken-by kind> <n> <name> <count> <ns>"
+				 */
 };
 
 /* struct lh_x_detail - one detail line of a record */
 struct lh_x_detail {
 	u8 kind;
 	s32 id;			/* IRQ, vector, softirq, pid; tasks for
-				 * thread-rest; a timer's index in timer_sym
+				 * thread-rest; a timer's index in timer_sym,
+				 * an idle state's in idle
 				 */
 	s32 prio;		/* kernel prio of a thread */
 	u32 count;
@@ -130,13 +143,40 @@ struct lh_x_detail {
 };
 
 /*
+ * struct lh_x_idle_acc - the idle periods of one idle state that one event
+ * ended, in one window
+ * @state:     cpu_idle's state index; -1: the pairs beyond LH_X_IDLES
+ * @exit_us:   the driver's exit latency of the state, or LH_X_NO_DRIVER
+ * @name:      the driver's name of the state, "" without a driver
+ * @wake_kind: what came first after the idle entry: LH_XE_IRQ_ENTRY,
+ *             LH_XE_VEC_ENTRY or LH_XE_NMI; 0 if nothing came before the
+ *             CPU switched, idled again or the window ended
+ * @wake_id:   its IRQ number or vector
+ * @wake_name: its name, as its entry copied it
+ * @count:     the idle periods, of those that overlap the window
+ * @ns:        their time in the window, in the idle task (not their
+ *             interrupts)
+ */
+struct lh_x_idle_acc {
+	s32 state;
+	u32 exit_us;
+	char name[LH_X_NAME];
+	u8 wake_kind;
+	s32 wake_id;
+	char wake_name[LH_X_NAME];
+	u32 count;
+	u64 ns;
+};
+
+/*
  * The most detail lines lh_x_build() writes: one per IRQ or vector it names
  * and one for the rest of them ("(others)"), one per softirq vector, per
- * named task and per named timer callback, and "thread-rest", "idle" and
- * "uncovered". lh_x_build() checks its own count against this.
+ * named task and per named timer callback, and "thread-rest", "idle",
+ * "uncovered", and the idle states under "idle" with their rest. lh_x_build()
+ * checks its own count against this.
  */
 #define LH_X_DETAILS	((LH_X_IRQS + 1) + LH_X_NR_SOFTIRQS + \
-			 LH_X_TOP_TASKS + LH_X_TIMERS + 3)
+			 LH_X_TOP_TASKS + LH_X_TIMERS + 3 + (LH_X_IDLES + 1))
 
 /*
  * struct lh_x_rec - the breakdown of one CPU's worst window of one type
@@ -145,6 +185,8 @@ struct lh_x_detail {
  * @timer_sym: the timer callbacks' names, as %ps prints them, made at the
  *             replay: an address kept until the file is read may belong
  *             to an unloaded module by then, or to another one
+ * @idle:      the idle states' accounts, kept here from the replay on (the
+ *             last: the rest), by value like every name of a record
  */
 struct lh_x_rec {
 	bool valid;
@@ -156,6 +198,7 @@ struct lh_x_rec {
 	int nr_details;
 	struct lh_x_detail d[LH_X_DETAILS];
 	char timer_sym[LH_X_TIMERS][LH_X_SYM];
+	struct lh_x_idle_acc idle[LH_X_IDLES + 1];
 };
 
 /*
@@ -233,6 +276,7 @@ struct lh_x_scratch {
 	u64 rest_task_ns;
 	int nr_rest_tasks;
 	u64 idle_ns;
+	int nr_idles;		/* accounts in rec.idle, the rest's not counted */
 	u64 uncovered_ns;
 	u64 nmi_ns;
 	u32 nmi_count;

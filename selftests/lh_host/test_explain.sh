@@ -147,29 +147,32 @@ print("ok")
 	case_end json_has_the_records
 }
 
+# refused WHAT ERROR SED [LINE] - lh explain exits 2 saying ERROR when the
+# good wakeup/explain-CPU1 is changed by the sed script SED, LINE appended
+refused()
+{
+	sed "$3" "$TMP/t/wakeup/explain-CPU1" >"$TMP/bad/wakeup/explain-CPU1"
+	[ -z "${4:-}" ] || printf '%s\n' "$4" >>"$TMP/bad/wakeup/explain-CPU1"
+	LH_ROOT=$TMP/bad lh explain
+	expect_rc 2 "$1"
+	expect_err "$2" "$1"
+}
+
 # case_malformed - a record that does not add up, or a bad line, exits 2
 case_malformed()
 {
 	cp -r "$TMP/t" "$TMP/bad"
-	sed -i 's/^window 7786898$/window 7786899/' "$TMP/bad/wakeup/explain-CPU1"
-	LH_ROOT=$TMP/bad lh explain
-	expect_rc 2 "a window that is not the sum"
-	expect_err "do not add up" "a window that is not the sum"
-	cp "$TMP/t/wakeup/explain-CPU1" "$TMP/bad/wakeup/explain-CPU1"
-	echo "  bogus 1 2" >>"$TMP/bad/wakeup/explain-CPU1"
-	LH_ROOT=$TMP/bad lh explain
-	expect_rc 2 "an unknown detail line"
-	expect_err "unknown detail line" "an unknown detail line"
-	cp "$TMP/t/wakeup/explain-CPU1" "$TMP/bad/wakeup/explain-CPU1"
-	echo "    timer hrtimer_wakeup 1 2" >>"$TMP/bad/wakeup/explain-CPU1"
-	LH_ROOT=$TMP/bad lh explain
-	expect_rc 2 "a timer line under idle"
-	expect_err "a timer line under no irq, vector or softirq line" "a timer line under idle"
-	cp "$TMP/t/wakeup/explain-CPU1" "$TMP/bad/wakeup/explain-CPU1"
-	sed -i 's/^    timer hrtimer_wakeup/  timer hrtimer_wakeup/' "$TMP/bad/wakeup/explain-CPU1"
-	LH_ROOT=$TMP/bad lh explain
-	expect_rc 2 "a timer line with two blanks"
-	expect_err "a timer line, and only it, starts with four blanks" "a timer line with two blanks"
+	refused "a window that is not the sum" "do not add up" 's/^window 7786898$/window 7786899/'
+	refused "an unknown detail line" "unknown detail line" '' "  bogus 1 2"
+	refused "a timer line under idle" "a timer line under no irq, vector or softirq line" '' \
+		"    timer hrtimer_wakeup 1 2"
+	refused "a timer line with two blanks" \
+		"a timer or idle-state line, and only they, start with four blanks" \
+		's/^    timer hrtimer_wakeup/  timer hrtimer_wakeup/'
+	refused "an idle-state line under softirq" "an idle-state line under no idle line" \
+		's/^  softirq 7 SCHED 1 16164$/&\n    idle-state 1 default_idle_call - vector 253 reschedule 1 2/'
+	refused "an idle-state line without its waker's name" 'expected "idle-state <index>' '' \
+		"    idle-state 1 default_idle_call - vector 253 1 2"
 	sed -i 's/explain=[01]//' "$TMP/bad/status"
 	LH_ROOT=$TMP/bad lh explain
 	expect_rc 2 "a module without explain"
@@ -211,6 +214,75 @@ EOF
 	case_end critical_section_tells_who_held_it
 }
 
+# case_idle - idle states under the idle line: the kernel's default idle
+# (a real record: explain.sh's idle case on 6.12-preempt, a TCG guest, no
+# cpuidle driver), and a driver's states with their exit latency, ended by
+# an IPI, an NMI or nothing, and the rest beyond the eight named (made
+# here: no guest of the matrix has a driver)
+case_idle()
+{
+	cp -r "$TMP/t" "$TMP/idle"
+	cat >"$TMP/idle/wakeup/explain-CPU1" <<'EOF'
+hardirq 351373 2
+softirq 0 0
+nmi 0 0
+thread 0 0
+other 630618 1
+window 981991
+  vector 236 local_timer 1 106715
+    timer tick_nohz_handler 1 55516
+  vector 251 call_function_s 1 244658
+  idle 630618
+    idle-state 1 default_idle_call - vector 236 local_timer 1 116713
+    idle-state 1 default_idle_call - vector 251 call_function_s 1 385077
+EOF
+	echo "432 80 981 (0) rt_sleeper <- 0 -21 swapper/1 98.123456" >"$TMP/idle/wakeup/max_latency-CPU1"
+	cat >"$TMP/idle/missed_timer_offsets/explain-CPU1" <<'EOF'
+hardirq 9100 1
+softirq 0 0
+nmi 2000 1
+thread 0 0
+other 912000 1
+window 923100
+  vector 251 call_function_single 1 9100
+  idle 912000
+    idle-state 3 C6 133 vector 251 call_function_single 1 800000
+    idle-state 2 C1E 10 nmi -1 - 1 60000
+    idle-state 3 C6 133 none -1 - 2 30000
+    idle-state -1 (others) - - -1 - 3 1500
+EOF
+	LH_ROOT=$TMP/idle lh explain
+	expect_rc 0 "lh explain with idle states"
+	cat >"$TMP/want" <<'EOF'
+wakeup on CPU1: rt_sleeper/432 (prio 80) waited 982.0 us to run: 630.6 us other (idle 630.6 us (of it 1 x default_idle_call 116.7 us woken by local_timer, 1 x default_idle_call 385.1 us woken by call_function_s)); 351.4 us in hard IRQs (1 x local_timer 106.7 us (of it 1 x timer tick_nohz_handler 55.5 us), 1 x call_function_s 244.7 us).
+missed_timer_offsets on CPU1: the timer fired 923.1 us late: 912.0 us other (idle 912.0 us (of it 1 x C6 (exit latency 133 us) 800.0 us woken by call_function_single, 1 x C1E (exit latency 10 us) 60.0 us woken by an NMI, 2 x C6 (exit latency 133 us) 30.0 us woken by no interrupt, 3 x other idle states 1.5 us)); 9.1 us in hard IRQs (1 x call_function_single 9.1 us); 2.0 us in NMIs (1 x NMI).
+EOF
+	expect_out "$TMP/want" "lh explain with idle states"
+	LH_ROOT=$TMP/idle lh explain --json
+	expect_rc 0 "lh explain --json with idle states"
+	if [ -n "$PY" ]; then
+		res=$("$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+r = d["types"]["missed_timer_offsets"]["cpus"]["1"]
+i = [x for x in r["details"] if x["kind"] == "idle-state"]
+assert r["details"][1] == {"kind": "idle", "ns": 912000}, r["details"][1]
+assert i[0] == {"kind": "idle-state", "state": 3, "name": "C6", "exit_latency_us": 133, "woken_by": {"kind": "vector", "id": 251, "name": "call_function_single"}, "count": 1, "in": 1, "ns": 800000}, i[0]
+assert i[1]["woken_by"] == {"kind": "nmi", "id": -1, "name": None}, i[1]
+assert i[2]["woken_by"] is None and i[2]["count"] == 2, i[2]
+assert i[3]["state"] == -1 and i[3]["woken_by"] is None and i[3]["exit_latency_us"] is None, i[3]
+assert sum(x["ns"] for x in i) <= r["details"][1]["ns"]
+w = d["types"]["wakeup"]["cpus"]["1"]["details"]
+assert w[3] == {"kind": "idle", "ns": 630618}, w[3]
+assert w[5] == {"kind": "idle-state", "state": 1, "name": "default_idle_call", "exit_latency_us": None, "woken_by": {"kind": "vector", "id": 251, "name": "call_function_s"}, "count": 1, "in": 3, "ns": 385077}, w[5]
+print("ok")
+' <"$TMP/out" 2>&1)
+		[ "$res" = ok ] || err "lh explain --json with idle states: $res"
+	fi
+	rm -rf "$TMP/idle"
+	case_end idle_states_told_with_what_ended_them
+}
+
 # case_off - nothing explained and explain off: say how to turn it on
 case_off()
 {
@@ -241,6 +313,7 @@ for f in ${*:-gawk mawk busybox}; do
 	case_json
 	case_malformed
 	case_section
+	case_idle
 	case_off
 done
 

@@ -9,7 +9,8 @@
  * out of what they interrupted, what the ring does not reach "uncovered",
  * half-written slots skipped, every detail line kept, IRQ names copied
  * when their handler ran, events read on another clock, or on the count of
- * two resumes ago, skipped.
+ * two resumes ago, skipped; the idle task's idle states, each with what
+ * ended it, nested in its time.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +95,26 @@ static void nmi_put(struct lh_x_ring *r, u64 ns, u64 delta_ns)
 	ev_put(r, LH_XE_NMI, 0, ns)->delta_ns = delta_ns;
 }
 
+/*
+ * idle_put - the idle task enters idle state @state (@name and @exit_us
+ * from its driver; NULL and LH_X_NO_DRIVER without one), as
+ * lh_x_probe_cpu_idle() writes it
+ */
+static void idle_put(struct lh_x_ring *r, s32 state, u64 ns, const char *name,
+		     u32 exit_us)
+{
+	struct lh_x_ev *ev = ev_put(r, LH_XE_IDLE_ENTRY, state, ns);
+
+	lh_x_copy_name(ev->name, name);
+	ev->exit_us = exit_us;
+}
+
+/* idle_exit_put - the idle task leaves its idle state */
+static void idle_exit_put(struct lh_x_ring *r, u64 ns)
+{
+	ev_put(r, LH_XE_IDLE_EXIT, -1, ns);
+}
+
 /* task_put - one side of a context switch, with the task's copy */
 static void task_put(struct lh_x_ring *r, u8 kind, const struct task_struct *t,
 		     u64 ns)
@@ -128,6 +149,26 @@ static const struct lh_x_detail *find(const struct lh_x_rec *rec, u8 kind,
 			return &rec->d[i];
 	}
 	return NULL;
+}
+
+/*
+ * idle_is - is detail @d an idle state line of @state (@name, "" without a
+ * driver; @exit_us) that @wake_kind @wake_id (@wake_name) ended, with
+ * @count and @ns?
+ */
+static int idle_is(const struct lh_x_rec *rec, const struct lh_x_detail *d,
+		   s32 state, const char *name, u32 exit_us, u8 wake_kind,
+		   s32 wake_id, const char *wake_name, u32 count, u64 ns)
+{
+	const struct lh_x_idle_acc *a;
+
+	if (!d || d->kind != LH_XD_IDLE_STATE)
+		return 0;
+	a = &rec->idle[d->id];
+	return a->state == state && !strcmp(a->name, name) &&
+	       a->exit_us == exit_us && a->wake_kind == wake_kind &&
+	       a->wake_id == wake_id && !strcmp(a->wake_name, wake_name) &&
+	       d->count == count && d->ns == ns;
 }
 
 /* is - does detail @d exist with @count and @ns? */
@@ -263,7 +304,8 @@ static void test_half_written(void)
 /*
  * Every kind of detail line at its most: 9 IRQs (8 named and "(others)"),
  * 9 timer callbacks (8 named) in the first, the 10 softirq vectors, 8 tasks
- * (6 named and "thread-rest"), idle, and "uncovered" last.
+ * (6 named and "thread-rest"), idle with 9 idle states (8 named and
+ * "(others)"), and "uncovered" last.
  */
 static void test_detail_overflow(void)
 {
@@ -276,6 +318,11 @@ static void test_detail_overflow(void)
 	int i;
 
 	switch_put(r, &idle, &idle, ns);
+	for (i = 0; i < LH_X_IDLES + 1; i++) {
+		/* 9 states, each left without an interrupt: 9 pairs */
+		idle_put(r, i, ns + 10 * i, NULL, LH_X_NO_DRIVER);
+		idle_exit_put(r, ns + 10 * i + 5);
+	}
 	ns += 100;
 	for (i = 0; i < LH_X_IRQS + 1; i++) {
 		irq_put(r, LH_XE_IRQ_ENTRY, 40 + i, ns, "dev");
@@ -321,6 +368,14 @@ static void test_detail_overflow(void)
 	      is(find(rec, LH_XD_IDLE, 0), 0, 100) &&
 	      cat_is(rec, LH_XC_THREAD, rec->cat_ns[LH_XC_THREAD], 8),
 	      "explain replay: the IRQs and tasks beyond the named ones are summed, and still add up");
+	check(idle_is(rec, find(rec, LH_XD_IDLE_STATE, 7), 7, "",
+		      LH_X_NO_DRIVER, 0, -1, "", 1, 5) &&
+	      idle_is(rec, find(rec, LH_XD_IDLE_STATE, LH_X_IDLES), -1, "",
+		      LH_X_NO_DRIVER, 0, -1, "", 1, 5) &&
+	      find(rec, LH_XD_IDLE_STATE, LH_X_IDLES)[-1].kind ==
+	      LH_XD_IDLE_STATE && find(rec, LH_XD_IDLE, 0)[1].kind ==
+	      LH_XD_IDLE_STATE,
+	      "explain replay: the idle states beyond the named ones are summed, under the idle line");
 	free(r);
 }
 
@@ -540,6 +595,115 @@ static void test_timer_names(void)
 	free(r);
 }
 
+/*
+ * The kernel's default idle (no cpuidle driver: hlt, which takes the
+ * interrupt that ends it before the exit) in window [1000, 7500] of the
+ * idle CPU: state 1 from 600, the local timer at 3000-3200 ends it at 3300;
+ * state 1 again from 3400, a reschedule IPI at 7000-7100 ends it at 7150.
+ */
+static void test_idle_default(void)
+{
+	struct lh_x_ring *r = ring_new();
+	const struct lh_x_rec *rec = &r->scratch.rec;
+	const struct lh_x_detail *d;
+
+	switch_put(r, &task_a, &idle, 500);
+	idle_put(r, 1, 600, NULL, LH_X_NO_DRIVER);
+	irq_put(r, LH_XE_VEC_ENTRY, 236, 3000, "local_timer");
+	irq_put(r, LH_XE_VEC_EXIT, 236, 3200, NULL);
+	idle_exit_put(r, 3300);
+	idle_put(r, 1, 3400, NULL, LH_X_NO_DRIVER);
+	irq_put(r, LH_XE_VEC_ENTRY, 253, 7000, "reschedule");
+	irq_put(r, LH_XE_VEC_EXIT, 253, 7100, NULL);
+	idle_exit_put(r, 7150);
+
+	lh_x_replay(r, 1000, 7500, &idle);
+
+	d = find(rec, LH_XD_IDLE, 0);
+	check(adds_up(rec) && cat_is(rec, LH_XC_HARDIRQ, 300, 2) &&
+	      cat_is(rec, LH_XC_OTHER, 6200, 1) && is(d, 0, 6200),
+	      "explain replay: idle periods keep the window adding up, their interrupts hardirq");
+	check(idle_is(rec, &d[1], 1, "", LH_X_NO_DRIVER, LH_XE_VEC_ENTRY, 236,
+		      "local_timer", 1, 2000 + 100) &&
+	      idle_is(rec, &d[2], 1, "", LH_X_NO_DRIVER, LH_XE_VEC_ENTRY, 253,
+		      "reschedule", 1, 3600 + 50) &&
+	      rec->nr_details == 5,
+	      "explain replay: the default idle's periods, each named with the first interrupt after its entry, in the window");
+	free(r);
+}
+
+/*
+ * A cpuidle driver's states, entered with interrupts off (as MWAIT
+ * states are: the interrupt that ends one runs after its exit), in window
+ * [1000, 7500], with no switch in the ring to say who ran: C6 (exit
+ * latency 133 us) from 600 to 3000, ended by the local timer at 3010; C1E
+ * from 3400 to 6000, ended by an NMI of 100 ending at 5000; C6 from 6100
+ * to 7000, left with no interrupt (need_resched seen by the monitor).
+ */
+static void test_idle_driver(void)
+{
+	struct lh_x_ring *r = ring_new();
+	const struct lh_x_rec *rec = &r->scratch.rec;
+	const struct lh_x_detail *d;
+
+	idle_put(r, 3, 600, "C6", 133);
+	idle_exit_put(r, 3000);
+	irq_put(r, LH_XE_VEC_ENTRY, 236, 3010, "local_timer");
+	irq_put(r, LH_XE_VEC_EXIT, 236, 3200, NULL);
+	idle_put(r, 2, 3400, "C1E", 10);
+	nmi_put(r, 5000, 100);
+	idle_exit_put(r, 6000);
+	idle_put(r, 3, 6100, "C6", 133);
+	idle_exit_put(r, 7000);
+
+	lh_x_replay(r, 1000, 7500, &idle);
+
+	d = find(rec, LH_XD_IDLE, 0);
+	check(adds_up(rec) && cat_is(rec, LH_XC_HARDIRQ, 190, 1) &&
+	      cat_is(rec, LH_XC_NMI, 100, 1) && is(d, 0, 6210),
+	      "explain replay: a driver's idle states keep the window adding up, an NMI in one is nmi's");
+	check(idle_is(rec, &d[1], 3, "C6", 133, LH_XE_VEC_ENTRY, 236,
+		      "local_timer", 1, 2000) &&
+	      idle_is(rec, &d[2], 2, "C1E", 10, LH_XE_NMI, -1, "", 1,
+		      2600 - 100) &&
+	      idle_is(rec, &d[3], 3, "C6", 133, 0, -1, "", 1, 900),
+	      "explain replay: driver states by name and exit latency, ended by the interrupt after the exit, an NMI, or nothing");
+	free(r);
+}
+
+/*
+ * Window [1000, 2200] that begins in an idle period: an earlier period,
+ * over before the window, is not listed; the one the window begins in
+ * counts from the window's start.
+ */
+static void test_idle_window_start(void)
+{
+	struct lh_x_ring *r = ring_new();
+	const struct lh_x_rec *rec = &r->scratch.rec;
+	const struct lh_x_detail *d;
+
+	switch_put(r, &task_a, &idle, 100);
+	idle_put(r, 1, 200, NULL, LH_X_NO_DRIVER);
+	irq_put(r, LH_XE_VEC_ENTRY, 236, 300, "local_timer");
+	irq_put(r, LH_XE_VEC_EXIT, 236, 400, NULL);
+	idle_exit_put(r, 450);
+	idle_put(r, 1, 500, NULL, LH_X_NO_DRIVER);
+	irq_put(r, LH_XE_VEC_ENTRY, 253, 2000, "reschedule");
+	irq_put(r, LH_XE_VEC_EXIT, 253, 2100, NULL);
+	idle_exit_put(r, 2150);
+	switch_put(r, &idle, &task_b, 2200);
+
+	lh_x_replay(r, 1000, 2200, &idle);
+
+	d = find(rec, LH_XD_IDLE, 0);
+	check(adds_up(rec) && is(d, 0, 1100) &&
+	      idle_is(rec, &d[1], 1, "", LH_X_NO_DRIVER, LH_XE_VEC_ENTRY, 253,
+		      "reschedule", 1, 1000 + 50) &&
+	      rec->nr_details == 3,
+	      "explain replay: an idle period over before the window is not listed, the one it begins in is, from its start");
+	free(r);
+}
+
 /* test_explain_run - every test of the explain replay */
 void test_explain_run(void)
 {
@@ -553,4 +717,7 @@ void test_explain_run(void)
 	test_nmi_overwrites_slot();
 	test_nmi_overwrites_task();
 	test_timer_names();
+	test_idle_default();
+	test_idle_driver();
+	test_idle_window_start();
 }
