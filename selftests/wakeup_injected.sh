@@ -108,7 +108,7 @@ lh_case_end preempt_off_sections_raise_the_wakeup_max
 lh_case_begin
 noise=
 if hl_maxrec wakeup 1 && [ -z "$MR_NONE" ] && [ "$MR_CCOMM" != lh_load_test ]; then
-	noise=$(lt_noise_reason "$base" "$m" $N) && noise="culprit $MR_CCOMM: $noise"
+	noise=$(lt_noise_reason "$base" "$m" $N "$MR_CPID") && noise="culprit $MR_CCOMM: $noise"
 fi
 if [ -n "$noise" ]; then
 	lh_skip max_record_blames_lh_load_test "$noise"
