@@ -328,6 +328,15 @@ hl_line()
 	LN_CCOMM=$*
 }
 
+# hl_line_ordered WHAT - the statistics hl_line read are in order:
+# min <= p99 <= p99.9 <= max; lh_err names WHAT ("line 28") if not
+hl_line_ordered()
+{
+	[ "$LN_MIN" -le "$LN_P99" ] && [ "$LN_P99" -le "$LN_P999" ] &&
+		[ "$LN_P999" -le "$LN_MAX" ] && return 0
+	lh_err "$1: min $LN_MIN p99 $LN_P99 p99.9 $LN_P999 max $LN_MAX out of order"
+}
+
 # hl_show_lines TYPE - TYPE/lines as diagnostics
 hl_show_lines()
 {

@@ -171,9 +171,7 @@ else
 	total=$(hl_total irq 1)
 	[ "$total" -ge "$fired" ] ||
 		lh_err "irq/CPU1 holds $total samples, fewer than the line's $fired"
-	[ "$LN_MIN" -le "$LN_P99" ] && [ "$LN_P99" -le "$LN_P999" ] &&
-		[ "$LN_P999" -le "$LN_MAX" ] ||
-		lh_err "line $IRQ: min $LN_MIN p99 $LN_P99 p99.9 $LN_P999 max $LN_MAX out of order"
+	hl_line_ordered "line $IRQ"
 	if [ -r "$LH_TOOL" ]; then
 		want="latency_hist_line_samples_total{type=\"irq\",irq=\"$IRQ\",name=\"lh_irq_test\"} $LN_SAMPLES"
 		LH_ROOT=$LH_DIR sh "$LH_TOOL" prom >"$LH_TMP/prom" 2>&1 ||

@@ -94,9 +94,7 @@ else
 	total=$(hl_total softirq 1)
 	[ "$total" -ge "$RAISED" ] ||
 		lh_err "softirq/CPU1 holds $total samples, fewer than HI's $RAISED"
-	[ "$LN_MIN" -le "$LN_P99" ] && [ "$LN_P99" -le "$LN_P999" ] &&
-		[ "$LN_P999" -le "$LN_MAX" ] ||
-		lh_err "vector $HI: min $LN_MIN p99 $LN_P99 p99.9 $LN_P999 max $LN_MAX out of order"
+	hl_line_ordered "vector $HI"
 fi
 lh_case_end one_sample_per_raise_in_the_named_vector
 
