@@ -67,7 +67,8 @@ static const char *lh_x_reason;		/* NULL: explain is available */
  * the instant the late expiry is filed; irqsoff, preemptoff and
  * preemptirqsoff the section, ending where it is filed (preemptirq.c); irq
  * from the hard interrupt's entry (maybe on another CPU) to its thread's
- * switch-in.
+ * switch-in; softirq from the vector's first raise to its entry, both on
+ * this CPU.
  *
  * The replay runs here, with interrupts off, in this CPU's scratch memory,
  * and its result is copied into the type's per-CPU record under that

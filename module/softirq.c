@@ -38,11 +38,13 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/tracepoint.h>
 #include <trace/events/irq.h>
 
 #include <latency_hist/clock.h>
 #include <latency_hist/control.h>
 #include <latency_hist/events.h>
+#include <latency_hist/explain.h>
 #include <latency_hist/hist_mem.h>
 #include <latency_hist/line_stats.h>
 #include <latency_hist/sample.h>
@@ -116,6 +118,30 @@ static noinline void lh_softirq_record_max(struct lh_hist_cpu *h,
 }
 
 /*
+ * lh_softirq_explain - explain a sample of @lat_us from @raised_at to @now
+ * (stamps) on @cpu, if it is the CPU's new maximum: a window of that
+ * length ending at @now on explain's clock. Preemption is off for the
+ * replay, which the entry probe is not on PREEMPT_RT. Out of line, only
+ * while explaining.
+ */
+static noinline void notrace lh_softirq_explain(int cpu, s64 lat_us,
+						u64 raised_at, u64 now)
+{
+	u64 len_ns = lh_clock_delta_ns(raised_at, now);
+	u64 end_ns;
+
+	preempt_disable_notrace();
+	/* On the cycle clock @now is that instant: no second read. */
+	if (now & LH_CLOCK_CYCLES_BIT)
+		end_ns = lh_clock_stamp_ns(now);
+	else
+		end_ns = lh_clock_ns();
+	lh_explain_file(LH_HIST_SOFTIRQ, cpu, lat_us,
+			end_ns - min(len_ns, end_ns), end_ns, current);
+	preempt_enable_notrace();
+}
+
+/*
  * lh_softirq_file - vector @vec_nr, raised at @raised_at, runs now on
  * @cpu in current: file the sample in the vector's line and the CPU's
  * histogram
@@ -139,6 +165,8 @@ static noinline void notrace lh_softirq_file(struct lh_softirq_cpu *sc,
 	    unlikely(lh_hist_beats_max(h, lat_us)))
 		lh_softirq_record_max(h, lat_us, vec_nr, current, now);
 	lh_sample_out(LH_HIST_SOFTIRQ, cpu, lat_us, 0, NULL, current);
+	if (lh_explaining())
+		lh_softirq_explain(cpu, lat_us, raised_at, now);
 }
 
 /* lh_softirq_entry - softirq_entry: the end of the vector's window, if open */
@@ -160,9 +188,13 @@ static void notrace lh_softirq_entry(void *data, unsigned int vec_nr)
 		lh_softirq_file(sc, raw_smp_processor_id(), vec_nr, raised_at);
 }
 
-/* Hooked in this order: the entry first, so no raise is stamped unserved. */
+/*
+ * Hooked in this order: the entry first, so no raise is stamped unserved.
+ * The entry probe runs before explain's of the same tracepoint, so that
+ * the vector's own entry comes after the window it ends.
+ */
 static const struct lh_probe lh_softirq_probes[] = {
-	{ LH_TP_SOFTIRQ_ENTRY,	lh_softirq_entry },
+	{ LH_TP_SOFTIRQ_ENTRY,	lh_softirq_entry, TRACEPOINT_DEFAULT_PRIO + 1 },
 	{ LH_TP_SOFTIRQ_RAISE,	lh_softirq_raise },
 };
 

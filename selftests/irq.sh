@@ -51,39 +51,6 @@ lh_setup
 lh_plan 5
 lh_load_or_bail
 
-# ir_check_explain - irq/explain-CPU1 breaks down CPU 1's max record (hl_maxrec
-# irq 1 read it): its window is that sample, the culprit ran in it (the idle
-# line for pid 0), and where the culprit is lh_irq_hold, longer than any
-# other thread (not always for most of the window: the time the host stalls
-# the vCPU in an interrupt handler is the handler's)
-ir_check_explain()
-{
-	local f=$LH_DIR/irq/explain-CPU1 win ran
-	lh_diag "$(lh_name "$f"):"
-	while IFS= read -r line; do lh_diag "  $line"; done <"$f"
-	win=$(awk '$1 == "window" { print $2; exit }' "$f")
-	# (the culprit's time, then the longest other thread's: pid ns)
-	# shellcheck disable=SC2046 # three numbers
-	set -- $(awk -v pid="$MR_CPID" '
-		pid == 0 && $1 == "idle" && NF == 2 { n += $2 }
-		$1 == "thread" && NF >= 5 { t[$2] += $NF }
-		END {
-			if (pid != 0) n = t[pid]
-			for (p in t) if (p != pid && t[p] > top) { top = t[p]; tp = p }
-			print n + 0, tp + 0, top + 0
-		}' "$f")
-	ran=$1
-	if [ -z "$win" ]; then
-		lh_err "$(lh_name "$f") has no window for CPU 1's maximum of $MR_LAT us"
-	elif [ $((win / 1000)) != "$MR_LAT" ]; then
-		lh_err "$(lh_name "$f"): window $win ns is not the maximum's $MR_LAT us"
-	elif [ "$ran" = 0 ]; then
-		lh_err "$(lh_name "$f"): the culprit $MR_CPID ($MR_CCOMM) did not run in the window"
-	elif [ "$MR_CCOMM" = lh_irq_hold ] && [ "$ran" -le "$3" ]; then
-		lh_err "$(lh_name "$f"): lh_irq_hold ran $ran ns of the $win ns window, thread $2 $3 ns"
-	fi
-}
-
 # ir_rtprio PID - the task's real-time priority (0 for SCHED_OTHER and the
 # like, and for a task gone), from /proc/PID/stat
 ir_rtprio()
@@ -229,7 +196,7 @@ else
 	# (explain is off again: another line's later max, virtio0's under
 	# TCG, has a record but no breakdown)
 	case $MR_VCOMM in
-	"irq/$IRQ-"*) ir_check_explain ;;
+	"irq/$IRQ-"*) hl_check_explain irq 1 lh_irq_hold ;;
 	*) lh_diag "explain not checked: CPU 1's max record is another line's, $MR_VCOMM" ;;
 	esac
 fi

@@ -20,7 +20,12 @@
 #     lh_softirq_hold on CPU 1 (the vector runs at its local_bh_enable()),
 #     HI's maximum is at least HOLD_US * 9 / 10 (the section is timed on
 #     the kernel's clock), on CPU 1, culprit lh_softirq_hold; CPU 1's max
-#     record, when it is that sample, names vector 0, HI, and lh_softirq_hold;
+#     record, when it is that sample, names vector 0, HI, and lh_softirq_hold,
+#     and explain (on for this case, its ring hooked before softirq's
+#     probes) breaks it down in softirq/explain-CPU1: its window is that
+#     sample, lh_softirq_hold ran longer than any other thread in it, and
+#     HI itself did not run in it (softirq's entry probe runs before
+#     explain's);
 #  4. a reset of softirq empties softirq/lines;
 #  5. with softirq disabled, raises file nothing.
 #
@@ -99,10 +104,16 @@ fi
 lh_case_end one_sample_per_raise_in_the_named_vector
 
 lh_case_begin
+# (explain on first, then softirq's probes hooked again after its ring's:
+# the entry probe must still run first, with the higher priority)
+lh_expect_write_ok "$LH_DIR/explain/enable" 1
+lh_expect_write_ok "$LH_DIR/enable/softirq" 0
+lh_expect_write_ok "$LH_DIR/enable/softirq" 1
 lh_reset softirq
 echo $HOLDS >"$ST_PARAMS/count"
 echo $HOLD_US >"$ST_PARAMS/hold_us"
 st_run
+lh_expect_write_ok "$LH_DIR/explain/enable" 0
 hl_show_lines softirq
 hl_show_maxrecs softirq
 if ! hl_line softirq $HI; then
@@ -120,6 +131,9 @@ else
 			lh_err "softirq/max_latency-CPU1 victim '$MR_VPID $MR_VCOMM', expected '$HI HI'"
 		[ "$MR_CCOMM" = lh_softirq_hold ] ||
 			lh_err "softirq/max_latency-CPU1 culprit '$MR_CCOMM', expected lh_softirq_hold"
+		hl_check_explain softirq 1 lh_softirq_hold
+		! grep -q "^ *softirq $HI HI " "$LH_DIR/softirq/explain-CPU1" ||
+			lh_err "softirq/explain-CPU1: HI's own entry is in the window it ends"
 	else
 		lh_diag "softirq/max_latency-CPU1 is another vector's: $MR_LINE"
 	fi

@@ -79,8 +79,8 @@ LH_HIST(TIMERWAKEUPSWITCH, "timerwakeupswitch", timerwakeupswitch, ROOT,
 	TIMERWAKEUPSWITCH, LH_T_MAX, NULL)
 LH_HIST(IRQ, "irq", irq, ROOT, IRQ, LH_T_MAX | LH_T_EXPLAIN | LH_T_LINES,
 	NULL)
-LH_HIST(SOFTIRQ, "softirq", softirq, ROOT, SOFTIRQ, LH_T_MAX | LH_T_LINES,
-	NULL)
+LH_HIST(SOFTIRQ, "softirq", softirq, ROOT, SOFTIRQ,
+	LH_T_MAX | LH_T_EXPLAIN | LH_T_LINES, NULL)
 
 #undef LH_SWITCH
 #undef LH_HIST

@@ -283,6 +283,38 @@ print("ok")
 	case_end idle_states_told_with_what_ended_them
 }
 
+# case_softirq - a softirq maximum: the victim is a vector, named by its
+# number and name (the record is the shape of softirq.sh's: HI raised in a
+# 5 ms bottom-halves-off section of lh_softirq_hold, a virtio interrupt in it)
+case_softirq()
+{
+	cp -r "$TMP/t" "$TMP/sirq"
+	echo "softirq available=1 enabled=1 bytes=164560 switch=softirq needs=- pid=0 max=1 counters=0 syscall_slow_path=0 explain=1" \
+		>>"$TMP/sirq/status"
+	mkdir "$TMP/sirq/softirq"
+	echo "(none)" >"$TMP/sirq/softirq/explain-CPU0"
+	echo "(none)" >"$TMP/sirq/softirq/max_latency-CPU0"
+	cat >"$TMP/sirq/softirq/explain-CPU1" <<'EOF'
+hardirq 10319 1
+softirq 0 0
+nmi 0 0
+thread 5002000 1
+other 0 0
+window 5012319
+  irq 11 virtio0 1 10319
+  thread 301 -21 lh_softirq_hold 5002000
+EOF
+	echo "0 -21 5012 (0) HI <- 301 -21 lh_softirq_hold 98.123456" >"$TMP/sirq/softirq/max_latency-CPU1"
+	LH_ROOT=$TMP/sirq lh explain softirq
+	expect_rc 0 "lh explain softirq"
+	cat >"$TMP/want" <<'EOF'
+softirq on CPU1: vector 0 HI waited 5012.3 us to run: 5002.0 us in tasks (lh_softirq_hold (pid 301, prio -21) 5002.0 us); 10.3 us in hard IRQs (1 x virtio0 irq 11 10.3 us).
+EOF
+	expect_out "$TMP/want" "lh explain softirq"
+	rm -rf "$TMP/sirq"
+	case_end a_softirq_maximum_names_its_vector
+}
+
 # case_off - nothing explained and explain off: say how to turn it on
 case_off()
 {
@@ -314,6 +346,7 @@ for f in ${*:-gawk mawk busybox}; do
 	case_malformed
 	case_section
 	case_idle
+	case_softirq
 	case_off
 done
 
