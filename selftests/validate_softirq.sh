@@ -1,0 +1,90 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2119 # lh_load_or_bail takes optional parameters
+#
+# validate_softirq.sh - every softirq sample on CPU 1, filed again offline
+# from the kernel's softirq_raise and softirq_entry events, equals ours
+#
+# Proves (Documentation/validation.rst, "Sample by sample"): while
+# lh_softirq_test raises HI on CPU 1, COUNT times from a hard hrtimer and
+# HELD times inside a HOLD_US bottom-halves-off section, and the kernel
+# raises its own vectors (TIMER, RCU, SCHED, ...), trace-cmd records CPU 1's
+# lh_sample events of softirq, softirq_raise and softirq_entry.
+# vl_softirq files every sample again from those events alone (leaving out
+# the first entry of each vector after the type was on, on both sides); per
+# run the module's and the recomputed samples pair one to one: equal
+# counts, each pair on the same CPU, >= 99 % within 2 us, none beyond
+# 10 us, at least the raises of HI but its first; and the held run's
+# samples hold the sections (at least HELD - 1 of HOLD_US - 10 % or more). Needs instruction
+# time (LH_VM_ICOUNT=1: the validate suite), where two probes of one
+# tracepoint are a fixed few hundred instructions apart.
+# Lines "# table: check | figures | result" feed scripts/validate.sh.
+#
+# requires: cpu1 icount trace-cmd tracefs lh_softirq_test
+
+LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
+. "$LH_TESTDIR/lib.sh"
+. "$LH_TESTDIR/hist_lib.sh"
+. "$LH_TESTDIR/validate_lib.sh"
+
+COUNT=200	# raises of the free run
+HELD=20		# raises of the held run, each in a section
+HOLD_US=500	# the bottom-halves-off section around a held raise
+GAP_US=2000	# between two raises
+
+lh_setup
+T=$(lh_tracefs)
+lh_load_or_bail
+[ -d "$T/events/latency_hist/lh_sample" ] || lh_skip_all "no lh_sample trace event"
+lh_plan 4
+
+insmod "${LH_LOAD_TEST_MODULE%/*}/lh_softirq_test.ko" cpu=1 gap_us=$GAP_US ||
+	lh_bail "cannot load lh_softirq_test"
+ST_PARAMS=/sys/module/lh_softirq_test/parameters
+# vs_cleanup - lh_cleanup hook: unload lh_softirq_test
+vs_cleanup()
+{
+	rmmod lh_softirq_test 2>/dev/null
+}
+LH_CLEANUP_HOOKS="vs_cleanup $LH_CLEANUP_HOOKS"
+
+# vs_run NAME COUNT HOLD_US - one run of lh_softirq_test recorded, its
+# samples paired (one case)
+vs_run()
+{
+	local from
+	# (CPU 1 only: -M 2)
+	vl_record_start "$LH_TMP/$1.dat" -M 2 \
+		-e latency_hist:lh_sample -f 'type_name == "softirq"' \
+		-e irq:softirq_raise -e irq:softirq_entry
+	lh_enable softirq
+	lh_reset softirq
+	taskset -c 1 sh -c "echo lh-validate-$1 >$T/trace_marker" || lh_err "cannot write the trace marker"
+	echo "$2" >"$ST_PARAMS/count"
+	echo "$3" >"$ST_PARAMS/hold_us"
+	echo 1 >"$ST_PARAMS/trigger" || lh_err "lh_softirq_test's run failed ($1)"
+	lh_disable_all
+	vl_record_stop "$LH_TMP/$1.dat" "$LH_TMP/$1.report"
+	hl_show_totals softirq
+	from=$(vl_marker "$LH_TMP/$1.report" "lh-validate-$1")
+	[ -n "$from" ] || lh_err "no trace marker lh-validate-$1 in the report"
+	vl_softirq "$LH_TMP/$1.report" "${from:-0}" "$LH_TMP/$1.ours" "$LH_TMP/$1.recomputed"
+	# (HI's first entry after the marker is left out, as every vector's)
+	vl_pair softirq "$LH_TMP/$1.ours" "$LH_TMP/$1.recomputed" $(($2 - 1)) "$1"
+}
+
+vs_run free $COUNT 0
+vs_run held $HELD $HOLD_US
+
+lh_case_begin
+lo=$((HOLD_US - HOLD_US / 10))
+k=$(awk -v lo=$lo '$1 == "softirq" && $4 >= lo' "$LH_TMP/held.ours" | wc -l)
+[ "$k" -ge $((HELD - 1)) ] || lh_err "$k softirq samples >= $lo us in the held run, expected $((HELD - 1))"
+lh_case_end held_sections_among_the_pairs
+
+lh_case_begin
+rmmod lh_softirq_test || lh_err "cannot unload lh_softirq_test"
+lh_case_end lh_softirq_test_unloads
+
+lh_unload_or_bail
+lh_finished
