@@ -328,21 +328,22 @@ hl_line()
 	LN_CCOMM=$*
 }
 
-# hl_check_explain TYPE CPU HOLDER - TYPE/explain-CPU<CPU> breaks down the
-# CPU's max record (hl_maxrec TYPE CPU read it): its window is that sample,
-# the culprit ran in it (the idle line for pid 0), and where the culprit is
-# HOLDER (the comm of the test's section), longer than any other thread
-# (not always for most of the window: the time the host stalls the vCPU in
-# an interrupt handler is the handler's). Shown as diagnostics.
+# hl_check_explain TYPE CPU LAT CPID CCOMM HOLDER - TYPE/explain-CPU<CPU>
+# breaks down a sample of LAT us whose culprit is CPID (comm CCOMM): its
+# window is that sample, the culprit ran in it (the idle line for pid 0),
+# and where the culprit is HOLDER (the comm of the test's section), longer
+# than any other thread (not always for most of the window: the time the
+# host stalls the vCPU in an interrupt handler is the handler's). The file
+# is shown as diagnostics.
 hl_check_explain()
 {
-	local f=$LH_DIR/$1/explain-CPU$2 holder=$3 win ran line
+	local f=$LH_DIR/$1/explain-CPU$2 lat=$3 cpid=$4 ccomm=$5 holder=$6 win ran line
 	lh_diag "$(lh_name "$f"):"
 	while IFS= read -r line; do lh_diag "  $line"; done <"$f"
 	win=$(awk '$1 == "window" { print $2; exit }' "$f")
 	# (the culprit's time, then the longest other thread's: pid ns)
 	# shellcheck disable=SC2046 # three numbers
-	set -- $(awk -v pid="$MR_CPID" '
+	set -- $(awk -v pid="$cpid" '
 		pid == 0 && $1 == "idle" && NF == 2 { n += $2 }
 		$1 == "thread" && NF >= 5 { t[$2] += $NF }
 		END {
@@ -352,12 +353,12 @@ hl_check_explain()
 		}' "$f")
 	ran=$1
 	if [ -z "$win" ]; then
-		lh_err "$(lh_name "$f") has no window for the maximum of $MR_LAT us"
-	elif [ $((win / 1000)) != "$MR_LAT" ]; then
-		lh_err "$(lh_name "$f"): window $win ns is not the maximum's $MR_LAT us"
+		lh_err "$(lh_name "$f") has no window for the maximum of $lat us"
+	elif [ $((win / 1000)) != "$lat" ]; then
+		lh_err "$(lh_name "$f"): window $win ns is not the maximum's $lat us"
 	elif [ "$ran" = 0 ]; then
-		lh_err "$(lh_name "$f"): the culprit $MR_CPID ($MR_CCOMM) did not run in the window"
-	elif [ "$MR_CCOMM" = "$holder" ] && [ "$ran" -le "$3" ]; then
+		lh_err "$(lh_name "$f"): the culprit $cpid ($ccomm) did not run in the window"
+	elif [ "$ccomm" = "$holder" ] && [ "$ran" -le "$3" ]; then
 		lh_err "$(lh_name "$f"): $holder ran $ran ns of the $win ns window, thread $2 $3 ns"
 	fi
 }

@@ -196,7 +196,7 @@ else
 	# (explain is off again: another line's later max, virtio0's under
 	# TCG, has a record but no breakdown)
 	case $MR_VCOMM in
-	"irq/$IRQ-"*) hl_check_explain irq 1 lh_irq_hold ;;
+	"irq/$IRQ-"*) hl_check_explain irq 1 "$MR_LAT" "$MR_CPID" "$MR_CCOMM" lh_irq_hold ;;
 	*) lh_diag "explain not checked: CPU 1's max record is another line's, $MR_VCOMM" ;;
 	esac
 fi

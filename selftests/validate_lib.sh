@@ -311,31 +311,31 @@ vl_irq_recompute()
 		}' "$1" >"$4"
 }
 
-# vl_softirq REPORT FROM OURS OUT - the softirq samples of the report: the
-# module's (its lh_sample events, each followed on its CPU by the
+# vl_softirq REPORT FROM TO OURS OUT - the softirq samples of the report:
+# the module's (its lh_sample events, each followed on its CPU by the
 # softirq_entry it files for: the type's entry probe runs before ftrace's)
 # into OURS, and the same filed again from softirq_raise and softirq_entry
 # by the module's rules (module/softirq.c) into OUT, per CPU and vector: a
 # raise stamps the vector if it has no stamp, its entry files the time from
-# the stamp and clears it. Both leave out every entry before FROM (ns: the
-# type was enabled before it) and the first of each CPU and vector after
-# it, whose raise may have come before the module hooked it; every later
-# window opens after an entry both saw.
+# the stamp and clears it. Both keep the entries between FROM and TO (ns:
+# the type is on from before the one to after the other) but the first of
+# each CPU and vector, whose raise may have come before the module hooked
+# it; every later window opens after an entry both saw.
 vl_softirq()
 {
-	awk -v from="$2" -v ours="$3" "$VL_AWK_REPORT"'
+	awk -v from="$2" -v to="$3" -v ours="$4" "$VL_AWK_REPORT"'
 		ev == "lh_sample" && fld("type") == "softirq" { pend[cpu] = fld("latency_us"); pend_t[cpu] = t; next }
 		ev == "softirq_raise" { v = fld("vec") + 0; if (!stamp[cpu, v]) stamp[cpu, v] = t; next }
 		ev == "softirq_entry" {
 			v = fld("vec") + 0
-			keep = t >= from && ((cpu, v) in seen)
+			keep = t >= from && t <= to && ((cpu, v) in seen)
 			if (t >= from) seen[cpu, v] = 1
 			if ((cpu in pend) && keep) printf "softirq %d %.0f %d\n", cpu, pend_t[cpu], pend[cpu] >ours
 			delete pend[cpu]
 			if (stamp[cpu, v] && keep) printf "softirq %d %.0f %d\n", cpu, t, int((t - stamp[cpu, v]) / 1000)
 			stamp[cpu, v] = 0
-		}' "$1" >"$4"
-	[ -e "$3" ] || : >"$3"
+		}' "$1" >"$5"
+	[ -e "$4" ] || : >"$4"
 }
 
 # vl_sections REPORT OUT - the irqsoff, preemptoff and preemptirqsoff

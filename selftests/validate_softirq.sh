@@ -10,8 +10,9 @@
 # HELD times inside a HOLD_US bottom-halves-off section, and the kernel
 # raises its own vectors (TIMER, RCU, SCHED, ...), trace-cmd records CPU 1's
 # lh_sample events of softirq, softirq_raise and softirq_entry.
-# vl_softirq files every sample again from those events alone (leaving out
-# the first entry of each vector after the type was on, on both sides); per
+# vl_softirq files every sample again from those events alone, between two
+# trace markers written while the type is on (leaving out the first entry
+# of each vector after the first marker, on both sides); per
 # run the module's and the recomputed samples pair one to one: equal
 # counts, each pair on the same CPU, >= 99 % within 2 us, none beyond
 # 10 us, at least the raises of HI but its first; and the held run's
@@ -52,7 +53,7 @@ LH_CLEANUP_HOOKS="vs_cleanup $LH_CLEANUP_HOOKS"
 # samples paired (one case)
 vs_run()
 {
-	local from
+	local from to
 	# (CPU 1 only: -M 2)
 	vl_record_start "$LH_TMP/$1.dat" -M 2 \
 		-e latency_hist:lh_sample -f 'type_name == "softirq"' \
@@ -63,12 +64,14 @@ vs_run()
 	echo "$2" >"$ST_PARAMS/count"
 	echo "$3" >"$ST_PARAMS/hold_us"
 	echo 1 >"$ST_PARAMS/trigger" || lh_err "lh_softirq_test's run failed ($1)"
+	taskset -c 1 sh -c "echo lh-validate-$1-end >$T/trace_marker" || lh_err "cannot write the trace marker"
 	lh_disable_all
 	vl_record_stop "$LH_TMP/$1.dat" "$LH_TMP/$1.report"
 	hl_show_totals softirq
 	from=$(vl_marker "$LH_TMP/$1.report" "lh-validate-$1")
-	[ -n "$from" ] || lh_err "no trace marker lh-validate-$1 in the report"
-	vl_softirq "$LH_TMP/$1.report" "${from:-0}" "$LH_TMP/$1.ours" "$LH_TMP/$1.recomputed"
+	to=$(vl_marker "$LH_TMP/$1.report" "lh-validate-$1-end")
+	[ -n "$from" ] && [ -n "$to" ] || lh_err "no trace markers lh-validate-$1(-end) in the report"
+	vl_softirq "$LH_TMP/$1.report" "${from:-0}" "${to:-0}" "$LH_TMP/$1.ours" "$LH_TMP/$1.recomputed"
 	# (HI's first entry after the marker is left out, as every vector's)
 	vl_pair softirq "$LH_TMP/$1.ours" "$LH_TMP/$1.recomputed" $(($2 - 1)) "$1"
 }
