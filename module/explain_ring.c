@@ -249,7 +249,9 @@ static void notrace lh_x_probe_sched_switch(void *data, LH_SCHED_SWITCH_ARGS)
 
 /*
  * The probes. sched_switch runs after the wakeup type's (lower priority),
- * so a wakeup filed at its switch-in replays a ring without that switch.
+ * so a wakeup filed at its switch-in replays a ring without that switch;
+ * at softirq_entry the softirq type's probe has the higher priority
+ * instead (softirq.c), for the same reason.
  * The vectors are optional: a kernel or architecture without them still
  * explains, and explain/status lists what is hooked.
  */
