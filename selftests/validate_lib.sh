@@ -320,21 +320,34 @@ vl_irq_recompute()
 # the stamp and clears it. Both keep the entries between FROM and TO (ns:
 # the type is on from before the one to after the other) but the first of
 # each CPU and vector, whose raise may have come before the module hooked
-# it; every later window opens after an entry both saw.
+# it; every later window opens after an entry both saw. The two probes of
+# softirq_entry run with interrupts on (and preemptible on PREEMPT_RT):
+# where the report has an event of that CPU between them (an interrupt, a
+# context switch: the recording must hold those), the window ends at the
+# lh_sample event instead, ftrace's clock read as the module filed; OUT
+# then ends with "# ends_at_lh_sample N".
 vl_softirq()
 {
 	awk -v from="$2" -v to="$3" -v ours="$4" "$VL_AWK_REPORT"'
 		ev == "lh_sample" && fld("type") == "softirq" { pend[cpu] = fld("latency_us"); pend_t[cpu] = t; next }
-		ev == "softirq_raise" { v = fld("vec") + 0; if (!stamp[cpu, v]) stamp[cpu, v] = t; next }
 		ev == "softirq_entry" {
 			v = fld("vec") + 0
 			keep = t >= from && t <= to && ((cpu, v) in seen)
 			if (t >= from) seen[cpu, v] = 1
-			if ((cpu in pend) && keep) printf "softirq %d %.0f %d\n", cpu, pend_t[cpu], pend[cpu] >ours
+			end = t
+			if (cpu in pend) {
+				if (keep) printf "softirq %d %.0f %d\n", cpu, pend_t[cpu], pend[cpu] >ours
+				if (moved[cpu]) { end = pend_t[cpu]; nmoved += keep && stamp[cpu, v] }
+			}
 			delete pend[cpu]
-			if (stamp[cpu, v] && keep) printf "softirq %d %.0f %d\n", cpu, t, int((t - stamp[cpu, v]) / 1000)
+			moved[cpu] = 0
+			if (stamp[cpu, v] && keep) printf "softirq %d %.0f %d\n", cpu, t, int((end - stamp[cpu, v]) / 1000)
 			stamp[cpu, v] = 0
-		}' "$1" >"$5"
+			next
+		}
+		ev != "" && (cpu in pend) { moved[cpu] = 1 }
+		ev == "softirq_raise" { v = fld("vec") + 0; if (!stamp[cpu, v]) stamp[cpu, v] = t }
+		END { if (nmoved) print "# ends_at_lh_sample " nmoved }' "$1" >"$5"
 	[ -e "$4" ] || : >"$4"
 }
 
