@@ -191,13 +191,14 @@ static void notrace lh_softirq_entry(void *data, unsigned int vec_nr)
 /*
  * Hooked in this order: the entry first, so no raise is stamped unserved.
  * The entry probe runs before explain's of the same tracepoint, so that
- * the vector's own entry comes after the window it ends (and before
- * ftrace's event: validate_softirq.sh reads each lh_sample event as the
- * sample of the softirq_entry after it).
+ * the vector's own entry comes after the window it ends. Both run before
+ * ftrace's events of their tracepoints: validate_softirq.sh reads each
+ * lh_sample event as the sample of the softirq_entry after it, and the
+ * raise's and the filing's gaps to ftrace's clock then nearly cancel.
  */
 static const struct lh_probe lh_softirq_probes[] = {
 	{ LH_TP_SOFTIRQ_ENTRY,	lh_softirq_entry, TRACEPOINT_DEFAULT_PRIO + 1 },
-	{ LH_TP_SOFTIRQ_RAISE,	lh_softirq_raise },
+	{ LH_TP_SOFTIRQ_RAISE,	lh_softirq_raise, TRACEPOINT_DEFAULT_PRIO + 1 },
 };
 
 /* lh_softirq_cpu_clear - forget @cpu's stamps and statistics */

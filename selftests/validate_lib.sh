@@ -313,23 +313,23 @@ vl_irq_recompute()
 
 # vl_softirq REPORT FROM TO OURS OUT - the softirq samples of the report:
 # the module's (its lh_sample events, each followed on its CPU by the
-# softirq_entry it files for: the type's entry probe runs before ftrace's)
-# into OURS, and the same filed again from softirq_raise and softirq_entry
-# by the module's rules (module/softirq.c) into OUT, per CPU and vector: a
-# raise stamps the vector if it has no stamp, its entry files the time from
-# the stamp and clears it. Both keep the entries between FROM and TO (ns:
-# the type is on from before the one to after the other) but the first of
-# each CPU and vector, whose raise may have come before the module hooked
-# it; every later window opens after an entry both saw. The two probes of
-# softirq_entry run with interrupts on (and preemptible on PREEMPT_RT):
-# where the report has an event of that CPU between them (an interrupt, a
-# context switch: the recording must hold those), the window ends at the
-# lh_sample event instead, ftrace's clock read as the module filed; OUT
-# then ends with "# ends_at_lh_sample N".
+# softirq_entry it files for: the type's probes run before ftrace's) into
+# OURS, and the same filed again from softirq_raise and softirq_entry by the
+# module's rules (module/softirq.c) into OUT, per CPU and vector: a raise
+# stamps the vector if it has no stamp, its entry files the time from the
+# stamp and clears it. The window ends at the lh_sample event before the
+# entry where there is one: ftrace's clock read as the module filed, before
+# the rest of its probe and anything that may run between its probe and
+# ftrace's (interrupts are on there, and on PREEMPT_RT it is preemptible);
+# else at the entry. Both keep the entries between FROM and TO (ns: the
+# type is on from before the one to after the other) but the first of each
+# CPU and vector, whose raise may have come before the module hooked it;
+# every later window opens after an entry both saw.
 vl_softirq()
 {
 	awk -v from="$2" -v to="$3" -v ours="$4" "$VL_AWK_REPORT"'
 		ev == "lh_sample" && fld("type") == "softirq" { pend[cpu] = fld("latency_us"); pend_t[cpu] = t; next }
+		ev == "softirq_raise" { v = fld("vec") + 0; if (!stamp[cpu, v]) stamp[cpu, v] = t; next }
 		ev == "softirq_entry" {
 			v = fld("vec") + 0
 			keep = t >= from && t <= to && ((cpu, v) in seen)
@@ -337,17 +337,12 @@ vl_softirq()
 			end = t
 			if (cpu in pend) {
 				if (keep) printf "softirq %d %.0f %d\n", cpu, pend_t[cpu], pend[cpu] >ours
-				if (moved[cpu]) { end = pend_t[cpu]; nmoved += keep && stamp[cpu, v] }
+				end = pend_t[cpu]
 			}
 			delete pend[cpu]
-			moved[cpu] = 0
 			if (stamp[cpu, v] && keep) printf "softirq %d %.0f %d\n", cpu, t, int((end - stamp[cpu, v]) / 1000)
 			stamp[cpu, v] = 0
-			next
-		}
-		ev != "" && (cpu in pend) { moved[cpu] = 1 }
-		ev == "softirq_raise" { v = fld("vec") + 0; if (!stamp[cpu, v]) stamp[cpu, v] = t }
-		END { if (nmoved) print "# ends_at_lh_sample " nmoved }' "$1" >"$5"
+		}' "$1" >"$5"
 	[ -e "$4" ] || : >"$4"
 }
 

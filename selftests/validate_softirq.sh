@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck disable=SC2119,SC2086 # lh_load_or_bail takes optional parameters; a word list
+# shellcheck disable=SC2119 # lh_load_or_bail takes optional parameters
 #
 # validate_softirq.sh - every softirq sample on CPU 1, filed again offline
 # from the kernel's softirq_raise and softirq_entry events, equals ours
@@ -9,8 +9,7 @@
 # lh_softirq_test raises HI on CPU 1, COUNT times from a hard hrtimer and
 # HELD times inside a HOLD_US bottom-halves-off section, and the kernel
 # raises its own vectors (TIMER, RCU, SCHED, ...), trace-cmd records CPU 1's
-# lh_sample events of softirq, softirq_raise and softirq_entry, and what can
-# run between two probes: irq_handler_entry, the x86 vectors, sched_switch.
+# lh_sample events of softirq, softirq_raise and softirq_entry.
 # vl_softirq files every sample again from those events alone, between two
 # trace markers written while the type is on (leaving out the first entry
 # of each vector after the first marker, on both sides); per
@@ -39,9 +38,6 @@ T=$(lh_tracefs)
 lh_load_or_bail
 [ -d "$T/events/latency_hist/lh_sample" ] || lh_skip_all "no lh_sample trace event"
 lh_plan 4
-# the x86 system vectors, where the kernel has them (the timer's among them)
-VS_VECTORS=
-[ ! -d "$T/events/irq_vectors" ] || VS_VECTORS="-e irq_vectors"
 
 insmod "${LH_LOAD_TEST_MODULE%/*}/lh_softirq_test.ko" cpu=1 gap_us=$GAP_US ||
 	lh_bail "cannot load lh_softirq_test"
@@ -58,13 +54,10 @@ LH_CLEANUP_HOOKS="vs_cleanup $LH_CLEANUP_HOOKS"
 vs_run()
 {
 	local from to
-	# (CPU 1 only: -M 2. What can run between the module's probe of
-	# softirq_entry and ftrace's: device interrupts, the x86 vectors,
-	# context switches; see vl_softirq.)
+	# (CPU 1 only: -M 2)
 	vl_record_start "$LH_TMP/$1.dat" -M 2 \
 		-e latency_hist:lh_sample -f 'type_name == "softirq"' \
-		-e irq:softirq_raise -e irq:softirq_entry \
-		-e irq:irq_handler_entry -e sched:sched_switch $VS_VECTORS
+		-e irq:softirq_raise -e irq:softirq_entry
 	lh_enable softirq
 	lh_reset softirq
 	taskset -c 1 sh -c "echo lh-validate-$1 >$T/trace_marker" || lh_err "cannot write the trace marker"
@@ -79,8 +72,6 @@ vs_run()
 	to=$(vl_marker "$LH_TMP/$1.report" "lh-validate-$1-end")
 	[ -n "$from" ] && [ -n "$to" ] || lh_err "no trace markers lh-validate-$1(-end) in the report"
 	vl_softirq "$LH_TMP/$1.report" "${from:-0}" "${to:-0}" "$LH_TMP/$1.ours" "$LH_TMP/$1.recomputed"
-	sed -n 's/^# ends_at_lh_sample /ends at the lh_sample event (something ran between the two probes): /p' \
-		"$LH_TMP/$1.recomputed" | while IFS= read -r line; do lh_diag "$1: $line"; done
 	# (HI's first entry after the marker is left out, as every vector's)
 	vl_pair softirq "$LH_TMP/$1.ours" "$LH_TMP/$1.recomputed" $(($2 - 1)) "$1"
 }
