@@ -337,7 +337,7 @@ hl_line()
 # is shown as diagnostics.
 hl_check_explain()
 {
-	local f=$LH_DIR/$1/explain-CPU$2 lat=$3 cpid=$4 ccomm=$5 holder=$6 win ran line
+	local f="$LH_DIR/$1/explain-CPU$2" lat="$3" cpid="$4" ccomm="$5" holder="$6" win ran line
 	lh_diag "$(lh_name "$f"):"
 	while IFS= read -r line; do lh_diag "  $line"; done <"$f"
 	win=$(awk '$1 == "window" { print $2; exit }' "$f")
