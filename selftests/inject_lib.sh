@@ -23,6 +23,8 @@ PT_B=
 IT_LOADED=		# set when this test loaded lh_irq_test
 IT_PARAMS=/sys/module/lh_irq_test/parameters
 IT_IRQ=			# lh_irq_test's line, after it_load
+SQ_LOADED=		# set when this test loaded lh_softirq_test
+SQ_PARAMS=/sys/module/lh_softirq_test/parameters
 
 # lt_cleanup - lh_cleanup hook: unload the test modules this test loaded
 lt_cleanup()
@@ -38,6 +40,10 @@ lt_cleanup()
 	if [ -n "$IT_LOADED" ]; then
 		rmmod lh_irq_test 2>/dev/null
 		IT_LOADED=
+	fi
+	if [ -n "$SQ_LOADED" ]; then
+		rmmod lh_softirq_test 2>/dev/null
+		SQ_LOADED=
 	fi
 }
 LH_CLEANUP_HOOKS="$LH_CLEANUP_HOOKS lt_cleanup"
@@ -135,4 +141,21 @@ it_unload()
 {
 	rmmod lh_irq_test || lh_err "cannot unload lh_irq_test"
 	IT_LOADED=
+}
+
+# sq_load PARAM=VALUE... - insmod lh_softirq_test (next to lh_load_test.ko).
+# Bails if it does not load (the tests name lh_softirq_test in their
+# requires line).
+sq_load()
+{
+	insmod "${LH_LOAD_TEST_MODULE%/*}/lh_softirq_test.ko" "$@" ||
+		lh_bail "cannot load lh_softirq_test $*"
+	SQ_LOADED=1
+}
+
+# sq_unload - rmmod lh_softirq_test
+sq_unload()
+{
+	rmmod lh_softirq_test || lh_err "cannot unload lh_softirq_test"
+	SQ_LOADED=
 }

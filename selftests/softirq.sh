@@ -35,6 +35,7 @@
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
 . "$LH_TESTDIR/hist_lib.sh"
+. "$LH_TESTDIR/inject_lib.sh"
 
 COUNT=20	# raises of a run
 GAP_US=2000	# between two of them
@@ -46,24 +47,16 @@ lh_setup
 lh_plan 5
 lh_load_or_bail
 
-insmod "${LH_LOAD_TEST_MODULE%/*}/lh_softirq_test.ko" cpu=1 count=$COUNT gap_us=$GAP_US ||
-	lh_bail "cannot load lh_softirq_test"
-ST_PARAMS=/sys/module/lh_softirq_test/parameters
-# st_cleanup - lh_cleanup hook: unload lh_softirq_test
-st_cleanup()
-{
-	rmmod lh_softirq_test 2>/dev/null
-}
-LH_CLEANUP_HOOKS="st_cleanup $LH_CLEANUP_HOOKS"
+sq_load cpu=1 count=$COUNT gap_us=$GAP_US
 
 # st_run - one run of lh_softirq_test; RAISED gets its raises
 st_run()
 {
 	local raised0
-	lh_value "$ST_PARAMS/raised"
+	lh_value "$SQ_PARAMS/raised"
 	raised0=$LH_VALUE
-	echo 1 >"$ST_PARAMS/trigger" || lh_err "lh_softirq_test's run failed"
-	lh_value "$ST_PARAMS/raised"
+	echo 1 >"$SQ_PARAMS/trigger" || lh_err "lh_softirq_test's run failed"
+	lh_value "$SQ_PARAMS/raised"
 	RAISED=$((LH_VALUE - raised0))
 }
 
@@ -134,8 +127,8 @@ lh_expect_write_ok "$LH_DIR/explain/enable" 1
 lh_expect_write_ok "$LH_DIR/enable/softirq" 0
 lh_expect_write_ok "$LH_DIR/enable/softirq" 1
 lh_reset softirq
-echo $HOLDS >"$ST_PARAMS/count"
-echo $HOLD_US >"$ST_PARAMS/hold_us"
+echo $HOLDS >"$SQ_PARAMS/count"
+echo $HOLD_US >"$SQ_PARAMS/hold_us"
 st_run
 lh_expect_write_ok "$LH_DIR/explain/enable" 0
 hl_show_lines softirq
@@ -169,8 +162,8 @@ lh_case_end reset_empties_the_lines
 
 lh_case_begin
 lh_expect_write_ok "$LH_DIR/enable/softirq" 0
-echo 0 >"$ST_PARAMS/hold_us"
-echo 3 >"$ST_PARAMS/count"
+echo 0 >"$SQ_PARAMS/hold_us"
+echo 3 >"$SQ_PARAMS/count"
 st_run
 hl_line softirq $HI && lh_err "vector $HI has $LN_SAMPLES samples with softirq disabled"
 lh_case_end disabled_files_nothing

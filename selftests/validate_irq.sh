@@ -36,9 +36,7 @@ GAP_US=2000	# between two interrupts
 
 lh_setup
 T=$(lh_tracefs)
-lh_load_or_bail
-[ -d "$T/events/latency_hist/lh_sample" ] || lh_skip_all "no lh_sample trace event"
-lh_plan 4
+vl_load 4
 
 it_load cpu=1 gap_us=$GAP_US
 IRQ=$IT_IRQ

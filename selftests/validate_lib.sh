@@ -120,6 +120,16 @@ vl_record_start()
 	: >"$t/trace"	# empty, and its overrun counts zero
 }
 
+# vl_load PLAN - load the module (bails if it cannot), skip every case
+# where it has no lh_sample trace event (the per-sample checks record it),
+# then plan PLAN cases
+vl_load()
+{
+	lh_load_or_bail
+	[ -d "$(lh_tracefs)/events/latency_hist/lh_sample" ] || lh_skip_all "no lh_sample trace event"
+	lh_plan "$1"
+}
+
 # vl_syscall_nr NAME - print the number of system call NAME (the C
 # library's SYS_NAME), for a raw_syscalls filter
 vl_syscall_nr()

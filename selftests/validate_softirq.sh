@@ -26,6 +26,7 @@
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
 . "$LH_TESTDIR/hist_lib.sh"
+. "$LH_TESTDIR/inject_lib.sh"
 . "$LH_TESTDIR/validate_lib.sh"
 
 COUNT=200	# raises of the free run
@@ -35,19 +36,9 @@ GAP_US=2000	# between two raises
 
 lh_setup
 T=$(lh_tracefs)
-lh_load_or_bail
-[ -d "$T/events/latency_hist/lh_sample" ] || lh_skip_all "no lh_sample trace event"
-lh_plan 4
+vl_load 4
 
-insmod "${LH_LOAD_TEST_MODULE%/*}/lh_softirq_test.ko" cpu=1 gap_us=$GAP_US ||
-	lh_bail "cannot load lh_softirq_test"
-ST_PARAMS=/sys/module/lh_softirq_test/parameters
-# vs_cleanup - lh_cleanup hook: unload lh_softirq_test
-vs_cleanup()
-{
-	rmmod lh_softirq_test 2>/dev/null
-}
-LH_CLEANUP_HOOKS="vs_cleanup $LH_CLEANUP_HOOKS"
+sq_load cpu=1 gap_us=$GAP_US
 
 # vs_run NAME COUNT HOLD_US - one run of lh_softirq_test recorded, its
 # samples paired (one case)
@@ -61,9 +52,9 @@ vs_run()
 	lh_enable softirq
 	lh_reset softirq
 	taskset -c 1 sh -c "echo lh-validate-$1 >$T/trace_marker" || lh_err "cannot write the trace marker"
-	echo "$2" >"$ST_PARAMS/count"
-	echo "$3" >"$ST_PARAMS/hold_us"
-	echo 1 >"$ST_PARAMS/trigger" || lh_err "lh_softirq_test's run failed ($1)"
+	echo "$2" >"$SQ_PARAMS/count"
+	echo "$3" >"$SQ_PARAMS/hold_us"
+	echo 1 >"$SQ_PARAMS/trigger" || lh_err "lh_softirq_test's run failed ($1)"
 	taskset -c 1 sh -c "echo lh-validate-$1-end >$T/trace_marker" || lh_err "cannot write the trace marker"
 	lh_disable_all
 	vl_record_stop "$LH_TMP/$1.dat" "$LH_TMP/$1.report"
@@ -86,7 +77,7 @@ k=$(awk -v lo=$lo '$1 == "softirq" && $4 >= lo' "$LH_TMP/held.ours" | wc -l)
 lh_case_end held_sections_among_the_pairs
 
 lh_case_begin
-rmmod lh_softirq_test || lh_err "cannot unload lh_softirq_test"
+sq_unload
 lh_case_end lh_softirq_test_unloads
 
 lh_unload_or_bail

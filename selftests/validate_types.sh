@@ -37,9 +37,7 @@ TYPES="wakeup missed_timer_offsets timerandwakeup switchtime timerwakeupswitch"
 sl_setup
 T=$(lh_tracefs)
 YIELD_NR=$(vl_syscall_nr sched_yield)
-lh_load_or_bail
-[ -d "$T/events/latency_hist/lh_sample" ] || lh_skip_all "no lh_sample trace event"
-lh_plan 12
+vl_load 12
 
 # vt_run NAME MIN_WAKEUP MIN_SHARED SLEEPER-ARGS... - the workload NAME: an
 # rt_sleeper with SLEEPER-ARGS, its first thread followed and recorded; then
