@@ -104,7 +104,7 @@ lh_case_end one_sample_per_raise_in_the_named_vector
 # the maximum while explain was on but is no longer: not checked.
 st_check_explain()
 {
-	local f=$LH_DIR/softirq/explain-CPU1 win vec
+	local f="$LH_DIR/softirq/explain-CPU1" win vec
 	win=$(awk '$1 == "window" { print $2; exit }' "$f")
 	if [ -n "$MR_LAT" ] && [ "$((${win:-0} / 1000))" = "$MR_LAT" ]; then
 		vec=$MR_VPID

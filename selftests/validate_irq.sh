@@ -35,7 +35,6 @@ HOLD_US=500	# the preempt-off section around a held interrupt
 GAP_US=2000	# between two interrupts
 
 lh_setup
-T=$(lh_tracefs)
 vl_load 4
 
 it_load cpu=1 gap_us=$GAP_US

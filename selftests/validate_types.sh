@@ -35,7 +35,6 @@ PRIO=80
 TYPES="wakeup missed_timer_offsets timerandwakeup switchtime timerwakeupswitch"
 
 sl_setup
-T=$(lh_tracefs)
 YIELD_NR=$(vl_syscall_nr sched_yield)
 vl_load 12
 
