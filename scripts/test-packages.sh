@@ -99,15 +99,23 @@ else
 	exit 1
 fi
 
-# 2. the fresh root (the cached tarball, made again when older than a week)
+# 2. the fresh root (the cached tarball, made again when older than a week, or when what the cache
+# holds under its name is not a readable tarball: an older version of this script left a directory
+# there, and a power cut can leave half a file). mmdebstrap picks its output format from the target's
+# name unless told: the format is given, and the temporary name ends in .tar as well.
 t0=$(date +%s)
 mkdir -p "$cache"
+if [ -e "$tarball" ] && { [ ! -f "$tarball" ] || ! tar -tf "$tarball" > /dev/null 2>&1; }; then
+	echo "# the cached root $tarball is not a readable tarball: made again"
+	rm -rf "$tarball"
+fi
 if [ ! -s "$tarball" ] || [ -n "$(find "$tarball" -mtime +7)" ]; then
-	mmdebstrap --variant=apt --skip=cleanup/apt/lists,cleanup/apt/cache \
+	rm -rf "$tarball.tmp.tar"
+	mmdebstrap --variant=apt --format=tar --skip=cleanup/apt/lists,cleanup/apt/cache \
 		--include=gcc-12,libelf1,libssl3,zlib1g,pahole \
 		--customize-hook='chroot "$1" apt-get install --download-only -y --no-install-recommends dkms' \
-		bookworm "$tarball.tmp" > "$out/mmdebstrap.log" 2>&1 && mv "$tarball.tmp" "$tarball" ||
-		{ rm -f "$tarball.tmp"; tail -n 20 "$out/mmdebstrap.log" | sed 's/^/# /'; }
+		bookworm "$tarball.tmp.tar" > "$out/mmdebstrap.log" 2>&1 && mv "$tarball.tmp.tar" "$tarball" ||
+		{ rm -rf "$tarball.tmp.tar"; tail -n 20 "$out/mmdebstrap.log" | sed 's/^/# /'; }
 fi
 mkdir -p "$root"
 ok=1
