@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# base.awk - LH_AWK_BASE, the part of lh's awk library that a program reading
-# only the status file needs: fail and bad, the number checks, JSON strings,
-# the reader of the status file. Included by 20-read.sh into a single-quoted
-# shell word: no single quote here. A part of scripts/lh: see assemble.sh.
+# base.awk - LH_AWK_BASE, the part of the awk library of lh that a program
+# reading only the status file needs: fail and bad, the number checks, JSON
+# strings, the reader of the status file. 20-read.sh includes it into a
+# single-quoted shell word: no single quote below this header. A part of
+# scripts/lh: see assemble.sh.
 
 # fail - say why on stderr ("lh: error: ", or "lh: monitor: " where the
 # program sets fail_prefix) and end the program with status 2, nothing written

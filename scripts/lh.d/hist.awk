@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# hist.awk - LH_AWK_HIST, the readers of the histograms' files and what
-# prints them: the Prometheus text, percentiles, the CPUx and rows readers,
-# summary, max_latency and lines. Included by 20-read.sh into a
-# single-quoted shell word: no single quote here. A part of scripts/lh: see
-# assemble.sh.
+# hist.awk - LH_AWK_HIST, the readers of the files of the histograms and
+# what prints them: the Prometheus text, percentiles, the CPUx and rows
+# readers, summary, max_latency and lines. 20-read.sh includes it into a
+# single-quoted shell word: no single quote below this header. A part of
+# scripts/lh: see assemble.sh.
 
 # esc - a Prometheus label value
 function esc(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return s }

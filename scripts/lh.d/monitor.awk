@@ -2,8 +2,9 @@
 #
 # monitor.awk - LH_MON_AWK, the awk program of one lh monitor read: the
 # state and rows of the last read, the diff, the series record, the
-# Prometheus file. Included by 80-monitor.sh into a single-quoted shell
-# word: no single quote here. A part of scripts/lh: see assemble.sh.
+# Prometheus file. 80-monitor.sh includes it into a single-quoted shell
+# word: no single quote below this header. A part of scripts/lh: see
+# assemble.sh.
 
 # jv - an interval value as JSON: "" is null, a number as it is, else a string
 function jv(v) { return v == "" ? "null" : v ~ /^-?[0-9]+$/ ? v : "\"" v "\"" }

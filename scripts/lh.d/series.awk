@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# series.awk - LH_SERIES_AWK, the reader of lh monitor's series (any JSON
-# layout of its records) for lh report and lh plot --over-time. Included by
-# 90-report.sh into a single-quoted shell word: no single quote here. A
-# part of scripts/lh: see assemble.sh.
+# series.awk - LH_SERIES_AWK, the reader of the series of lh monitor (any
+# JSON layout of its records) for lh report and lh plot --over-time.
+# 90-report.sh includes it into a single-quoted shell word: no single quote
+# below this header. A part of scripts/lh: see assemble.sh.
 
 # sfield - the value of key in a series line: a number, null, or a string
 # without its quotes; "" if the line has no such key
