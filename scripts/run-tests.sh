@@ -163,6 +163,7 @@ HOST_TESTS=(
 	"lh_host_explain.log|lh explain host tests|sh selftests/lh_host/test_explain.sh"
 	"lh_host_prom_fleet.log|lh prom scraped by prometheus through two node exporters|sh selftests/lh_host/test_prom_fleet.sh"
 	"alert_rules.log|Prometheus alert rules: promtool check and unit tests|sh selftests/lh_host/test_alert_rules.sh"
+	"lh_host_source.log|scripts/lh is its sources assembled; lh's awk libraries alone|sh selftests/lh_host/test_lh_source.sh"
 	"check_requires.log|requirement lines of the selftests|sh selftests/check_requires.sh"
 	"litmus.log|litmus tests of the ordering (herd7, tools/memory-model)|bash tools/litmus/run.sh"
 )

@@ -11,8 +11,9 @@
 # pages (scripts/gen-man.sh). Spelled out, because their readers cannot read
 # another file: dkms.conf (dkms reads PACKAGE_VERSION before it has the tree),
 # debian/changelog (dpkg-parsechangelog), latency-hist.spec (rpm's Version:),
-# scripts/lh (installed alone on rigs). debian/rules and the spec run --check,
-# so a package is never built with two versions.
+# scripts/lh (installed alone on rigs) and its source scripts/lh.d/00-head.sh
+# (make lh). debian/rules and the spec run --check, so a package is never
+# built with two versions.
 
 set -eu
 
@@ -26,6 +27,7 @@ versions()
 	echo "debian/changelog $(sed -n '1s/^[^ ]* (\([^)-]*\)[^)]*).*/\1/p' debian/changelog)"
 	echo "latency-hist.spec $(sed -n 's/^Version:[[:space:]]*//p' latency-hist.spec)"
 	echo "scripts/lh $(sed -n 's/^LH_VERSION=//p' scripts/lh)"
+	echo "scripts/lh.d/00-head.sh $(sed -n 's/^LH_VERSION=//p' scripts/lh.d/00-head.sh)"
 }
 
 case ${1:-} in
@@ -41,7 +43,7 @@ case ${1:-} in
 	echo "$1" > VERSION
 	sed -i "s/^PACKAGE_VERSION=\".*\"$/PACKAGE_VERSION=\"$1\"/" dkms.conf
 	sed -i "s/^Version:\([[:space:]]*\).*/Version:\1$1/" latency-hist.spec
-	sed -i "s/^LH_VERSION=.*/LH_VERSION=$1/" scripts/lh
+	sed -i "s/^LH_VERSION=.*/LH_VERSION=$1/" scripts/lh scripts/lh.d/00-head.sh
 	if [ "$(versions | awk '$1 == "debian/changelog" { print $2 }')" != "$1" ]; then
 		dch_date=$(date -R)
 		{

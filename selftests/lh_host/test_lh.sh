@@ -634,8 +634,12 @@ case_unreachable()
 	if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null && sp=$(command -v setpriv) &&
 		unshare -m sh -c "mount -t debugfs none '$LH_DEBUGFS'" 2>/dev/null; then
 		chmod 755 "$TMP"
+		# nobody runs a copy of lh in TMP: the checkout may be where nobody cannot go (a
+		# clone in a fresh mktemp -d, mode 700)
+		cp "$LH" "$TMP/lh-as-nobody"
+		chmod 644 "$TMP/lh-as-nobody"
 		# a private mount namespace with debugfs on LH_DEBUGFS, lh as nobody
-		PATH=$FPATH unshare -m sh -c "mount -t debugfs none '$LH_DEBUGFS' && exec '$sp' --reuid=65534 --regid=65534 --clear-groups $FSH '$LH' summary" \
+		PATH=$FPATH unshare -m sh -c "mount -t debugfs none '$LH_DEBUGFS' && exec '$sp' --reuid=65534 --regid=65534 --clear-groups $FSH '$TMP/lh-as-nobody' summary" \
 			>"$TMP/out" 2>"$TMP/err"
 		rc=$?
 		expect_rc 3 "summary as nobody"

@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# 99-main.sh - main, which dispatches the command; the last part, since
+# its last line runs it. A part of scripts/lh: see assemble.sh.
+
+# ------------------------------------------------------------------ main
+
+# main - dispatch the command
+main()
+{
+	[ $# -gt 0 ] || { usage >&2; exit 2; }
+	LH_CMD=$1
+	shift
+	case ${1:-} in
+	-h | --help)
+		help_command "$LH_CMD" && exit 0 ;;
+	esac
+	case $LH_CMD in
+	status) cmd_status "$@" ;;
+	enable) cmd_enable "$@" ;;
+	disable) cmd_disable "$@" ;;
+	reset) cmd_reset "$@" ;;
+	pid) cmd_pid "$@" ;;
+	summary) cmd_summary "$@" ;;
+	explain) cmd_explain "$@" ;;
+	json) cmd_json "$@" ;;
+	snapshot) cmd_snapshot "$@" ;;
+	compare) cmd_compare "$@" ;;
+	plot) cmd_plot "$@" ;;
+	prom) cmd_prom "$@" ;;
+	run) cmd_run "$@" ;;
+	monitor) cmd_monitor "$@" ;;
+	report) cmd_report "$@" ;;
+	version | --version) echo "lh $LH_VERSION (JSON schema $LH_JSON_SCHEMA_VERSION)" ;;
+	help | -h | --help)
+		[ $# -eq 0 ] && { usage; exit 0; }
+		help_command "$1" || die "help: unknown command '$1'" ;;
+	*) usage >&2; die "unknown command '$LH_CMD'" ;;
+	esac
+}
+
+main "$@"
