@@ -12,6 +12,9 @@
 #                             KERNEL_SRC= O= ... and then modules_install MODLIB= DEPMOD=echo)
 #   make install              modules_install into INSTALL_MOD_PATH (or DESTDIR, default /)
 #                             lib/modules/<KDIR's release>/updates, then depmod for that release
+#   make uninstall            removes what install put there (same KDIR, DESTDIR or
+#                             INSTALL_MOD_PATH), then depmod for that release; a DKMS or
+#                             package install is the package manager's to remove
 #   make clean
 #   make lh                   scripts/lh, the one file rigs copy, from its sources in scripts/lh.d/
 #                             (committed both: a host test fails when they differ)
@@ -49,15 +52,30 @@ modules_install:
 	$(KBUILD) modules_install
 
 # The release is KDIR's (the kernel the module is for; with O= its build
-# directory's), never the build host's.
-lh-release-file = $(or $(O),$(KDIR))/include/config/kernel.release
+# directory's), never the build host's: the one the kernel reports in uname -r,
+# UTS_RELEASE. Not include/config/kernel.release, which a Debian headers tree
+# leaves at the upstream version (6.1.192) while .kernelvariables overrides
+# KERNELRELEASE (6.1.0-57-amd64) for kbuild's modules_install.
+lh-release-file = $(or $(O),$(KDIR))/include/generated/utsrelease.h
+lh-release = krel=$$(sed -n 's/^\#define UTS_RELEASE "\(.*\)"$$/\1/p' "$(lh-release-file)" 2>/dev/null) && \
+	[ -n "$$krel" ] || \
+	{ echo "$@: cannot read the release of $(KDIR) ($(lh-release-file))" >&2; exit 1; }
+lh-depmod = echo "  DEPMOD  $$krel$(if $(lh-mod-path), in $(lh-mod-path))"; \
+	$(DEPMOD) $(if $(lh-mod-path),-b "$(lh-mod-path)") -a "$$krel" || \
+		{ echo "$@: $(DEPMOD) failed for $$krel" >&2; exit 1; }
 install: modules
 	$(KBUILD) INSTALL_MOD_PATH=$(lh-mod-path) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) modules_install
-	@krel=$$(cat "$(lh-release-file)" 2>/dev/null) && [ -n "$$krel" ] || \
-		{ echo "install: cannot read the release of $(KDIR) ($(lh-release-file))" >&2; exit 1; }; \
-	echo "  DEPMOD  $$krel$(if $(lh-mod-path), in $(lh-mod-path))"; \
-	$(DEPMOD) $(if $(lh-mod-path),-b "$(lh-mod-path)") -a "$$krel" || \
-		{ echo "install: $(DEPMOD) failed for $$krel" >&2; exit 1; }
+	@$(lh-release); $(lh-depmod)
+
+# The module as install put it (kbuild may have compressed it: .ko.xz, .ko.zst, ...); an
+# install that left nothing is an error, so a wrong KDIR or DESTDIR is not taken for success.
+uninstall:
+	@$(lh-release); \
+	dir="$(lh-mod-path)/lib/modules/$$krel/$(INSTALL_MOD_DIR)"; \
+	set -- "$$dir"/latency_hist.ko*; [ -e "$$1" ] || \
+		{ echo "uninstall: no latency_hist.ko in $$dir" >&2; exit 1; }; \
+	echo "  RM      $$*"; rm -f "$$@"; rmdir "$$dir" 2>/dev/null || :; \
+	$(lh-depmod)
 
 clean:
 	$(KBUILD) clean
@@ -84,4 +102,4 @@ lh:
 	chmod 755 scripts/lh.tmp
 	mv scripts/lh.tmp scripts/lh
 
-.PHONY: all modules modules_install install clean checkpatch bench bench-read validate stress lh
+.PHONY: all modules modules_install install uninstall clean checkpatch bench bench-read validate stress lh

@@ -11,6 +11,8 @@
 # Usage: demo-guest.sh --loops N [--pid-filter]
 
 LH_DEBUGFS=/sys/kernel/debug/latency_hist
+# the tree (the guest runs in the host's copy of it: scripts/demo.sh's --cwd)
+LH_TREE=$(cd "$(dirname "$0")/.." && pwd)
 
 # die - print an error and exit
 die()
@@ -19,28 +21,24 @@ die()
 	exit 1
 }
 
-# show_hist_dir DIR - print the per-CPU summary of one histogram directory
+# show_hist_dir DIR - print what one histogram directory recorded: lh summary (the tool a rig uses,
+# from this tree), each CPU's worst case, and the first non-zero rows of each CPU's histogram
 show_hist_dir()
 {
 	[ -d "$LH_DEBUGFS/$1" ] || return 0
-	echo "== $1"
-	for f in "$LH_DEBUGFS/$1"/CPU*; do
-		# header lines: total samples, min, avg and max; then the first non-zero rows
-		awk -v cpu="${f##*/}" '
-			/^#Total samples: / { total = $3 }
-			/^#Minimum latency: / { min = $3 }
-			/^#Average latency: / { avg = $3 }
-			/^#Maximum latency: / { max = $3 }
-			!/^#/ && $2 != 0 && n < 8 { row[++n] = sprintf("       %5d  %d", $1, $2) }
-			END {
-				printf "%-6s total=%s min=%s avg=%s max=%s (microseconds)\n", cpu, total, min, avg, max
-				if (n) print "       usecs  samples (first non-zero rows)"
-				for (i = 1; i <= n; i++) print row[i]
-			}' "$f"
-	done
+	echo "== $1 (lh summary $1, microseconds)"
+	sh "$LH_TREE/scripts/lh" summary "$1" || echo "lh summary $1 failed"
 	for f in "$LH_DEBUGFS/$1"/max_latency-CPU*; do
 		[ -e "$f" ] || continue
 		printf '%-22s %s\n' "${f##*/}:" "$(cat "$f")"
+	done
+	for f in "$LH_DEBUGFS/$1"/CPU*; do
+		awk -v cpu="${f##*/}" '
+			!/^#/ && $2 != 0 && n < 8 { row[++n] = sprintf("       %5d  %d", $1, $2) }
+			END {
+				if (n) print cpu ": usecs  samples (first non-zero rows)"
+				for (i = 1; i <= n; i++) print row[i]
+			}' "$f"
 	done
 }
 
@@ -104,6 +102,12 @@ wait "$ct_pid" || echo "cyclictest exited with $?"
 echo "cyclictest (emulated CPU, values are not those of real hardware):"
 sed 's/^/    /' /tmp/cyclictest.out
 echo
+# Off before printing, dependents first: a histogram still recording could take a sample between
+# its rows and its max_latency-CPUx, and the two would disagree.
+echo 0 >"$LH_DEBUGFS/enable/timerandwakeup"
+echo 0 >"$LH_DEBUGFS/enable/missed_timer_offsets"
+echo 0 >"$LH_DEBUGFS/enable/wakeup"
+echo "recording switched off"
 
 show_hist_dir wakeup
 show_hist_dir wakeup/sharedprio
@@ -112,8 +116,5 @@ show_hist_dir timerandwakeup
 echo "== status"
 cat "$LH_DEBUGFS/status"
 
-echo 0 >"$LH_DEBUGFS/enable/timerandwakeup"
-echo 0 >"$LH_DEBUGFS/enable/missed_timer_offsets"
-echo 0 >"$LH_DEBUGFS/enable/wakeup"
 rmmod latency_hist || die "rmmod latency_hist failed"
 echo "module unloaded"

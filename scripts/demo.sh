@@ -14,8 +14,10 @@
 #   --kernel      kernel to boot (default 6.12-rt; 6.12-rt-arm64 boots the arm64 one under TCG)
 #   --loops N     cyclictest loops per thread at 1000 us (default 2000, i.e. about 2 s)
 #   --pid-filter  record wakeup latencies of the first cyclictest thread only (wakeup/pid)
-# Prints, per CPU and histogram: total samples, min, avg and max (from the header lines) and the
-# first non-zero rows; then the status file and the max_latency-CPUx files.
+# Prints, once cyclictest is done and the types are switched off (so that each histogram and its
+# max_latency-CPUx are of the same samples), lh summary of each type (samples, min, mean, percentiles
+# and max per CPU), the max_latency-CPUx files and the first non-zero rows of each CPU's histogram;
+# then the status file.
 # Works from any directory (/tmp, paths with spaces), as root or as a user with sudo (only to install
 # missing tools). Logs: build/logs/R.demo-build.log and R.demo.{log,out,dmesg,result}.
 # Exit status: 0 when the histograms were shown; otherwise non-zero after a one-line error.
@@ -28,7 +30,8 @@ set -euo pipefail
 host_main() {
 	local kernel=$1 loops=$2 pid_filter=$3 kinfo src blog cyclictest
 	# setup-host.sh and kernels.sh say what went wrong and what to do themselves
-	"$LH_SCRIPTS/setup-host.sh" "$kernel" || exit 1
+	# (the demo profile: the VM rig and the module's build, not the test rig's services and tools)
+	"$LH_SCRIPTS/setup-host.sh" --profile demo "$kernel" || exit 1
 	# shellcheck disable=SC2034 # set by eval of kernels.sh output
 	local LH_KREL LH_VMLINUZ LH_KMODDIR LH_KDIR LH_KROOT LH_KARCH LH_KMAKE LH_UCC
 	kinfo=$("$LH_SCRIPTS/kernels.sh" fetch "$kernel") || exit 1

@@ -15,9 +15,17 @@
 # the guest's busybox come from a private apt state in the cache (see kernels.sh); dpkg's list of
 # architectures stays as it is.
 #
-# Usage: setup-host.sh [KERNEL...]     KERNEL: flavour or release (default: the kernels of
-#                                      scripts/matrix.conf); used to check that apt's package lists know
-#                                      the kernel packages
+# Usage: setup-host.sh [--profile demo|packaging|test] [--list] [KERNEL...]
+#   KERNEL     flavour or release (default: the kernels of scripts/matrix.conf); used to check that apt's
+#              package lists know the kernel packages
+#   --profile  what the machine is for (default test):
+#                demo       scripts/demo.sh: build the module for a kernel, boot it in qemu, cyclictest
+#                packaging  build and check the packages (scripts/test-packages.sh, the README's
+#                           build dependencies)
+#                test       everything: the test command (the package test included), validate,
+#                           bench, stress; prometheus and node-exporter for lh prom's test
+#   --list     print the packages of the profile (and of the kernels' architectures), one a line,
+#              and install nothing
 #
 # Idempotent and quick when nothing is missing: apt is only run (apt-get update, then apt-get install
 # with --no-install-recommends) if dpkg-query reports a package as not installed, or if the package
@@ -30,17 +38,24 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/kernels.sh"
 LH_PROG=setup-host.sh
 
-# Debian packages the rig, the build and the in-guest tests need. gcc-12 and pahole are what Debian's
-# headers packages depend on (their Makefiles call gcc-12; 6.12's make BTF for modules with pahole);
-# openssl makes the module signing key of the kernels built with MODULE_SIG (6.12-preempt).
-# debhelper, dh-dkms, python3-docutils, fakeroot, lintian, mmdebstrap and man-db build, check and try
-# the Debian packages (scripts/test-packages.sh); rpm builds the RPM (latency-hist.spec).
-# prometheus (with promtool) and prometheus-node-exporter are the real parts lh prom is tested
-# against (selftests/lh_host/test_prom_fleet.sh); their services do not start (the test runs its own
-# on free loopback ports) where policy-rc.d forbids it, and do no harm where they do.
-LH_HOST_PACKAGES="debhelper dh-dkms python3-docutils fakeroot lintian mmdebstrap man-db rpm qemu-system-x86 busybox-static cpio kmod xz-utils zstd gcc gcc-12 make libc6-dev bc flex bison
-libelf-dev libssl-dev openssl pahole python3 debian-archive-keyring rt-tests trace-cmd linux-perf rtla sparse dkms gawk
-git tar coreutils util-linux gnuplot-nox prometheus prometheus-node-exporter"
+# The packages of each profile. demo: the VM rig and the module's build against Debian's headers (gcc-12
+# and pahole are what the headers packages depend on: their Makefiles call gcc-12; 6.12's make BTF for
+# modules with pahole), cyclictest for the guest. packaging: build-essential, debhelper, dh-dkms and
+# python3-docutils are the build dependencies the README names; fakeroot, lintian, mmdebstrap, man-db
+# and dkms build, check and try the Debian packages (scripts/test-packages.sh); rpm builds the RPM
+# (latency-hist.spec).
+# test: both, plus what the kernels built here need (bc, flex, bison, libssl-dev; openssl makes the
+# module signing key of the kernels built with MODULE_SIG, 6.12-preempt), the in-guest tools
+# (trace-cmd, perf, rtla, bash, gawk), sparse, gnuplot for lh plot, and prometheus (with promtool) and
+# prometheus-node-exporter, the real parts lh prom is tested against (selftests/lh_host/
+# test_prom_fleet.sh); their services do not start (the test runs its own on free loopback ports)
+# where policy-rc.d forbids it, and do no harm where they do.
+LH_DEMO_PACKAGES="qemu-system-x86 busybox-static cpio kmod xz-utils zstd gcc gcc-12 make libc6-dev
+libelf-dev pahole debian-archive-keyring rt-tests"
+LH_PACKAGING_PACKAGES="build-essential debhelper dh-dkms python3-docutils fakeroot lintian mmdebstrap
+man-db rpm dkms"
+LH_TEST_PACKAGES="$LH_DEMO_PACKAGES $LH_PACKAGING_PACKAGES bc flex bison libssl-dev openssl python3 trace-cmd
+linux-perf rtla sparse gawk git tar coreutils util-linux gnuplot-nox prometheus prometheus-node-exporter"
 
 # apt_update - refresh apt's package lists; remember the first list it could not fetch in apt_failed
 apt_update() {
@@ -83,9 +98,29 @@ kernels_resolve() {
 
 # main - work out what is missing, then update and install only if needed
 main() {
-	local -a kernels=("$@") missing=()
-	local updated=0 apt_failed=""
+	local -a kernels=() missing=()
+	local updated=0 apt_failed="" profile=test list=0 packages
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--profile) [ $# -ge 2 ] || die "--profile wants demo, packaging or test"; profile=$2; shift 2 ;;
+		--profile=*) profile=${1#--profile=}; shift ;;
+		--list) list=1; shift ;;
+		-*) die "unknown option $1 (usage: setup-host.sh [--profile demo|packaging|test] [--list] [KERNEL...])" ;;
+		*) kernels+=("$1"); shift ;;
+		esac
+	done
+	case $profile in
+	demo) packages=$LH_DEMO_PACKAGES ;;
+	packaging) packages=$LH_PACKAGING_PACKAGES ;;
+	test) packages=$LH_TEST_PACKAGES ;;
+	*) die "unknown profile '$profile': demo, packaging or test" ;;
+	esac
 	[ ${#kernels[@]} -gt 0 ] || read -r -a kernels <<< "${LH_KERNELS:-$(lh_matrix_kernels kernel)}"
+	if [ "$list" = 1 ]; then
+		# shellcheck disable=SC2086 # one package per word
+		printf '%s\n' $packages $(arch_packages "${kernels[@]}") | sort -u
+		return 0
+	fi
 	command -v dpkg-query >/dev/null || die "this script needs a Debian system (dpkg-query not found)"
 	export DEBIAN_FRONTEND=noninteractive
 
@@ -102,7 +137,7 @@ main() {
 	fi
 	# shellcheck disable=SC2086 # word splitting of the package list is intended
 	# shellcheck disable=SC2046 # one package per word
-	mapfile -t missing < <(missing_packages $LH_HOST_PACKAGES $(arch_packages "${kernels[@]}"))
+	mapfile -t missing < <(missing_packages $packages $(arch_packages "${kernels[@]}"))
 	if [ ${#missing[@]} -eq 0 ]; then
 		log "all packages present"
 		return 0
