@@ -328,7 +328,8 @@ for f in usr/bin/lh usr/share/man/man1/lh.1.gz usr/share/man/man7/latency_hist.7
 	usr/share/bash-completion/completions/lh lib/systemd/system/lh-monitor.service \
 	etc/default/lh-monitor etc/logrotate.d/lh-monitor \
 	usr/share/doc/latency-hist-tools/examples/latency_hist.modules-load.conf \
-	usr/share/doc/latency-hist-tools/examples/latency_hist.modprobe.conf; do
+	usr/share/doc/latency-hist-tools/examples/latency_hist.modprobe.conf \
+	usr/share/latency-hist/prometheus/latency_hist.rules.yml; do
 	[ -e "$root/$f" ] || { echo "# missing: /$f"; ok=1; }
 done
 in_root lh --version > "$out/version.log" 2>&1 || ok=1
