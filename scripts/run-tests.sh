@@ -616,12 +616,13 @@ start_package_test() {
 	package_pid=$!
 }
 
-# wait_package_test - wait (from any job) until the package test has left its result (its own checks,
-# the purge among them, count in packages.log; the boot needs only the module it left)
+# wait_package_test - wait (from any job) until the package test has left the module and lh for the
+# boot (out/ready), or its result; its own checks, the purge among them, go on meanwhile and count in
+# packages.log, which main waits for
 wait_package_test() {
 	local i
 	for ((i = 0; i < 1800; i += 5)); do
-		[ -f "$LH_BUILD/pkg/out/result" ] && return 0
+		[ -f "$LH_BUILD/pkg/out/ready" ] || [ -f "$LH_BUILD/pkg/out/result" ] && return 0
 		sleep 5
 	done
 	return 1

@@ -19,7 +19,8 @@
 # Usage: test-packages.sh OUTDIR KREL KROOT
 #   OUTDIR  where the packages are built (OUTDIR/src, a copy of the tree: dpkg-buildpackage writes to
 #           its parent) and what the guest needs is left: OUTDIR/out/latency_hist.ko, OUTDIR/out/lh,
-#           OUTDIR/out/result ("ok" or "not ok", written last: the guest waits for it)
+#           OUTDIR/out/ready once those two are there (the guest waits for it, or for the result),
+#           OUTDIR/out/result ("ok" or "not ok", written last)
 #   KREL    the kernel release (scripts/kernels.sh's LH_KREL)
 #   KROOT   where scripts/kernels.sh unpacked that kernel (LH_KROOT)
 # The second kernel of the upgrade check is the first of 6.12 and 6.1 that scripts/kernels.sh has
@@ -309,6 +310,8 @@ if in_root sh -exc 'cd /tmp/build/latency-hist && . ../readme-build.sh' > "$out/
 			*) cp "$ko" "$out/out/latency_hist.ko" ;;
 			esac
 			cp "$root/usr/bin/lh" "$out/out/lh"
+			# the guest's part can start: it needs only these two, while the checks below go on
+			touch "$out/out/ready"
 			ok=0
 		fi
 	else
