@@ -262,8 +262,32 @@ static int lh_threshold_show(int id, char *buf, size_t size,
 }
 
 /*
- * lh_types_reset - empty the histograms of the types in @ids (exactly: see
- * lh_hists_reset()) and their counter statistics
+ * lh_lines_reset_quiet - a reset of the histograms in @ids, in its quiet
+ * period (struct lh_hist_reset_hook): their types' per-line views go at
+ * the same instant, so the lines and the histograms hold one set of samples
+ */
+static void lh_lines_reset_quiet(unsigned long ids)
+{
+	int id;
+
+	for_each_set_bit(id, &ids, LH_NR_HISTS) {
+		const struct lh_switch_ops *ops =
+			lh_switches[lh_hist_types[id].sw].ops;
+
+		if (ops && ops->reset)
+			ops->reset();
+	}
+}
+
+static struct lh_hist_reset_hook lh_lines_reset_hook = {
+	.quiet	= lh_lines_reset_quiet,
+	.node	= LIST_HEAD_INIT(lh_lines_reset_hook.node),
+};
+
+/*
+ * lh_types_reset - empty the histograms of the types in @ids and their
+ * per-line views (exactly: see lh_hists_reset()), then their counter
+ * statistics
  */
 static void lh_types_reset(unsigned long ids)
 {
@@ -272,14 +296,8 @@ static void lh_types_reset(unsigned long ids)
 	mutex_lock(&lh_control_lock);
 	lh_hists_reset(ids);
 	mutex_unlock(&lh_control_lock);
-	for_each_set_bit(id, &ids, LH_NR_HISTS) {
-		const struct lh_switch_ops *ops =
-			lh_switches[lh_hist_types[id].sw].ops;
-
+	for_each_set_bit(id, &ids, LH_NR_HISTS)
 		lh_counters_reset(id);
-		if (ops && ops->reset)
-			ops->reset();
-	}
 }
 
 /* lh_reset_store - <type>/reset: non-zero resets, 0 does nothing */
@@ -671,6 +689,7 @@ int lh_control_init(void)
 				lh_switch_reason[sw] = lh_switch_reason[need];
 		}
 	}
+	lh_hist_reset_hook_add(&lh_lines_reset_hook);
 	return 0;
 }
 
@@ -744,6 +763,7 @@ void lh_control_exit(void)
 	for (sw = LH_NR_SWITCHES - 1; sw >= 0; sw--)
 		lh_switch_off(sw);
 	mutex_lock(&lh_control_lock);
+	lh_hist_reset_hook_del(&lh_lines_reset_hook);
 	for (id = 0; id < LH_NR_HISTS; id++)
 		lh_hist_free(id);
 	mutex_unlock(&lh_control_lock);

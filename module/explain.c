@@ -137,14 +137,11 @@ void lh_x_rec_get(struct lh_x_rec_cpu *rc, struct lh_x_rec *rec)
 	raw_local_irq_restore(flags);
 }
 
-/**
- * lh_explain_clear() - empty the records of some types
- * @ids: BIT(id) of each histogram
- *
- * Context: process context, inside a reset of those histograms (no sample
- * of them can be filed meanwhile: lh_hists_reset()).
+/*
+ * lh_explain_reset_quiet - a reset of the histograms in @ids, in its quiet
+ * period (struct lh_hist_reset_hook): their records go too
  */
-void lh_explain_clear(unsigned long ids)
+static void lh_explain_reset_quiet(unsigned long ids)
 {
 	unsigned long flags;
 	int id, cpu;
@@ -164,6 +161,11 @@ void lh_explain_clear(unsigned long ids)
 		}
 	}
 }
+
+static struct lh_hist_reset_hook lh_explain_reset_hook = {
+	.quiet	= lh_explain_reset_quiet,
+	.node	= LIST_HEAD_INIT(lh_explain_reset_hook.node),
+};
 
 /*
  * lh_x_floors_set - the types without a max record: every CPU's floor to
@@ -287,6 +289,7 @@ int lh_explain_init(void)
 			lh_x_recs[id][cpu].floor_us = S64_MIN;
 		}
 	}
+	lh_hist_reset_hook_add(&lh_explain_reset_hook);
 	return 0;
 }
 
@@ -299,6 +302,7 @@ void lh_explain_exit(void)
 {
 	int id;
 
+	lh_hist_reset_hook_del(&lh_explain_reset_hook);
 	lh_explain_enable(false);
 	for (id = 0; id < LH_NR_HISTS; id++) {
 		kvfree(lh_x_recs[id]);

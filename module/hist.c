@@ -452,20 +452,6 @@ void lh_hist_merge(struct lh_hist_snapshot *acc,
 	lh_oor_merge(&acc->above, &snap->above);
 }
 
-/*
- * lh_rank - ceil(@nr * @q / 10000), the rank of quantile @q (in
- * ten-thousandths) among @nr samples, without forming @nr * @q, which wraps
- * above 1.8e15 samples
- */
-static u64 lh_rank(u64 nr, u32 q)
-{
-	u32 rem;
-	u64 whole = div_u64_rem(nr, 10000, &rem);
-
-	/* whole * q <= nr * q / 10000 < nr; rem * q < 10^8 */
-	return whole * q + (rem * q + 9999) / 10000;
-}
-
 /**
  * lh_hist_summarize() - derive a summary line from a snapshot
  * @snap: a reader's copy (one CPU, or several merged)

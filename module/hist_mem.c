@@ -15,6 +15,7 @@
  */
 #include <linux/bitops.h>
 #include <linux/cpumask.h>
+#include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
@@ -22,10 +23,12 @@
 #include <linux/vmalloc.h>
 
 #include <latency_hist/compat.h>
-#include <latency_hist/explain.h>
 #include <latency_hist/hist_mem.h>
 
 struct lh_hist_cpu **lh_hist_cpus[LH_NR_HISTS];
+
+/* The hooks of the layers above, called in each reset's quiet period. */
+static LIST_HEAD(lh_hist_reset_hooks);
 
 /*
  * lh_buckets_alloc - the zeroed buckets of one CPU histogram, in pages of
@@ -133,18 +136,43 @@ void lh_hist_free(enum lh_hist_id id)
 }
 
 /**
+ * lh_hist_reset_hook_add() - have every later reset call a hook
+ * @hook: the hook, not added yet
+ *
+ * Context: process context; module init, or under the lock that serialises
+ * the functions here.
+ */
+void lh_hist_reset_hook_add(struct lh_hist_reset_hook *hook)
+{
+	list_add_tail(&hook->node, &lh_hist_reset_hooks);
+}
+
+/**
+ * lh_hist_reset_hook_del() - undo lh_hist_reset_hook_add()
+ * @hook: the hook, added or not (its node LIST_HEAD_INIT())
+ *
+ * Context: process context; module exit or failed init, or under the lock
+ * that serialises the functions here.
+ */
+void lh_hist_reset_hook_del(struct lh_hist_reset_hook *hook)
+{
+	list_del_init(&hook->node);
+}
+
+/**
  * lh_hists_reset() - empty the histograms of the types in @ids on every
  * possible CPU
  * @ids: BIT(id) of each histogram (before its first enable there is
  *       nothing to empty)
  *
  * Exact (hist.h): stop recording into them, wait once for the probes in
- * flight, empty (their explain-CPUx records too), record again.
+ * flight, empty them and what the reset hooks empty, record again.
  *
  * Context: process context; may sleep; probes may be recording meanwhile.
  */
 void lh_hists_reset(unsigned long ids)
 {
+	struct lh_hist_reset_hook *hook;
 	int id, cpu;
 
 	for_each_set_bit(id, &ids, LH_NR_HISTS) {
@@ -154,8 +182,8 @@ void lh_hists_reset(unsigned long ids)
 			lh_hist_cpu_reset_begin(lh_hist_cpus[id][cpu]);
 	}
 	tracepoint_synchronize_unregister();
-	/* No sample of them can be filed now: their explanations go too. */
-	lh_explain_clear(ids);
+	list_for_each_entry(hook, &lh_hist_reset_hooks, node)
+		hook->quiet(ids);
 	for_each_set_bit(id, &ids, LH_NR_HISTS) {
 		if (!lh_hist_cpus[id])
 			continue;

@@ -28,6 +28,11 @@
  *    LH_IRQ_PROBE_RUN entries): counted as "other" in irq/lines;
  *  - a forced-threaded action's secondary thread (woken by the first).
  *
+ * A sample goes into its line only when the CPU's histogram took it, under
+ * the entry's lock (a CPU histogram's lock nests inside it): a reset
+ * empties the lines in the histograms' quiet period, so the lines and the
+ * histograms always hold the same samples.
+ *
  * No allocation, no global lock in the probes: one lock per table entry,
  * taken by the line's interrupt and the thread's switch-in; the per-CPU
  * entry stamp is written and read on its CPU with interrupts off.
@@ -50,6 +55,7 @@
 #include <latency_hist/compat.h>
 #include <latency_hist/control.h>
 #include <latency_hist/explain.h>
+#include <latency_hist/hist_mem.h>
 #include <latency_hist/irq.h>
 #include <latency_hist/irq_priv.h>
 #include <latency_hist/sample.h>
@@ -183,10 +189,11 @@ static noinline void notrace lh_irq_switch_in(struct lh_irq_line *line,
 					      struct task_struct *prev,
 					      struct task_struct *next)
 {
-	u64 now = lh_clock_stamp();
 	int cpu = smp_processor_id();
+	struct lh_hist_cpu *h = lh_hist_cpu_filing(LH_HIST_IRQ, cpu);
+	u64 now = lh_clock_stamp();
+	bool measured = false, recorded = false;
 	unsigned long flags;
-	bool filed = false;
 	u64 entry_at;
 	s64 lat_us;
 
@@ -195,13 +202,18 @@ static noinline void notrace lh_irq_switch_in(struct lh_irq_line *line,
 	line->pending_at = 0;
 	if (entry_at && line->pending_switches == lh_task_nr_switches(next) &&
 	    lh_clock_window_us(entry_at, now, &lat_us)) {
-		lh_line_stats_file(&line->stats, lat_us, cpu, prev);
-		filed = true;
+		measured = true;
+		/* A line holds what the histogram took (a reset refuses). */
+		recorded = lh_hist_record(h, lat_us);
+		if (recorded)
+			lh_line_stats_file(&line->stats, lat_us, cpu, prev);
 	}
 	lh_line_unlock(&line->lock, flags);
-	if (!filed)
+	if (!measured)
 		return;
-	lh_sample_record(LH_HIST_IRQ, cpu, lat_us, 0, next, prev, now);
+	if (recorded && unlikely(lh_hist_beats_max(h, lat_us)))
+		lh_sample_record_max(h, lat_us, 0, next, prev, now);
+	lh_sample_out(LH_HIST_IRQ, cpu, lat_us, 0, next, prev);
 	if (lh_explaining())
 		lh_explain_file(LH_HIST_IRQ, cpu, lat_us,
 				lh_clock_stamp_ns(entry_at),

@@ -62,7 +62,8 @@ int lh_irq_lines_show(struct seq_file *m)
  * lh_irq_lines_reset() - empty the statistics of every line, keeping the
  * lines and the wakeups they wait for
  *
- * Context: process context.
+ * Context: process context, in the quiet period of a reset of irq's
+ * histograms (struct lh_hist_reset_hook).
  */
 void lh_irq_lines_reset(void)
 {

@@ -11,13 +11,13 @@
  * serialises its writers and hands the printer a copy taken under its
  * lock, so a line's numbers always agree with each other.
  */
+#include <linux/bitops.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/seq_file.h>
 #include <linux/string.h>
 
 #include <latency_hist/line_stats.h>
-#include <latency_hist/sample.h>
 
 #define LH_LINE_NAME_MAX	32	/* bytes of a line's name printed, NUL included */
 
@@ -122,7 +122,7 @@ void lh_line_stats_add(struct lh_line_stats *sum,
 /* lh_line_quantile_us - the q/10000 quantile of @st, which has samples */
 static s64 lh_line_quantile_us(const struct lh_line_stats *st, u32 q)
 {
-	u64 rank = div_u64(st->nr_samples * q + 9999, 10000);
+	u64 rank = lh_rank(st->nr_samples, q);
 	u64 seen = 0;
 	int b;
 

@@ -25,7 +25,11 @@
  * interrupts off: the raise probe (the kernel asserts interrupts off) sets
  * it if it is 0, the entry probe takes it and files. NMIs raise no
  * softirqs. The per-vector statistics are per CPU too, behind a per-CPU
- * lock taken by the entry probe and by readers, never by two CPUs' probes.
+ * lock taken by the entry probe and by readers, never by two CPUs' probes;
+ * a sample goes there only when the CPU's histogram took it (under that
+ * lock, inside which the histogram's own lock nests), and a reset
+ * empties them in the histograms' quiet period, so softirq/lines and the
+ * histograms hold the same samples.
  * On PREEMPT_RT a vector runs with migration off, so its entry probe,
  * preemptible there on 7.x, stays on the CPU it files for.
  */
@@ -153,16 +157,22 @@ static noinline void notrace lh_softirq_file(struct lh_softirq_cpu *sc,
 	u64 now = lh_clock_local_stamp();
 	struct lh_hist_cpu *h;
 	unsigned long flags;
+	bool recorded;
 	s64 lat_us;
 
 	if (!lh_clock_window_us(raised_at, now, &lat_us))
 		return;
-	flags = lh_line_lock(&sc->lock);
-	lh_line_stats_file(&sc->vectors[vec_nr], lat_us, cpu, current);
-	lh_line_unlock(&sc->lock, flags);
 	h = lh_hist_cpu_filing(LH_HIST_SOFTIRQ, cpu);
-	if (lh_hist_record(h, lat_us) &&
-	    unlikely(lh_hist_beats_max(h, lat_us)))
+	/*
+	 * The line holds what the histogram took (a reset refuses), and a
+	 * reader of the line, under its lock, sees both or neither.
+	 */
+	flags = lh_line_lock(&sc->lock);
+	recorded = lh_hist_record(h, lat_us);
+	if (recorded)
+		lh_line_stats_file(&sc->vectors[vec_nr], lat_us, cpu, current);
+	lh_line_unlock(&sc->lock, flags);
+	if (recorded && unlikely(lh_hist_beats_max(h, lat_us)))
 		lh_softirq_record_max(h, lat_us, vec_nr, current, now);
 	lh_sample_out(LH_HIST_SOFTIRQ, cpu, lat_us, 0, NULL, current);
 	if (lh_explaining())
@@ -225,8 +235,8 @@ static void lh_softirq_clear(void)
 }
 
 /*
- * lh_softirq_reset - a reset of softirq: empty the statistics of every
- * vector, keeping the raises still waiting to run
+ * lh_softirq_reset - a reset of softirq, in its quiet period: empty the
+ * statistics of every vector, keeping the raises still waiting to run
  */
 static void lh_softirq_reset(void)
 {

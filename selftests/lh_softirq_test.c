@@ -29,6 +29,13 @@
  * and sleeps @gap_us. A write to trigger returns when the run is over: 0,
  * or -ETIMEDOUT if a raise did not run within a second. Runs are
  * serialised by the module's parameter lock.
+ *
+ *   insmod lh_softirq_test.ko cpu=1 reset_stall_us=5000
+ *
+ * also stalls every reset of a latency_hist type that long, by a kprobe
+ * on lh_counters_reset(), which control.c calls after it has emptied the
+ * histograms: samples filed meanwhile are in them, and must be in the
+ * lines too (softirq_lines_reset.sh).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -38,6 +45,7 @@
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
+#include <linux/kprobes.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -63,6 +71,9 @@ MODULE_PARM_DESC(gap_us, "microseconds between two raises");
 static unsigned int lh_hold_us;
 module_param_named(hold_us, lh_hold_us, uint, 0644);
 MODULE_PARM_DESC(hold_us, "raise inside a bottom-halves-off section this long (0: from a timer)");
+static unsigned int lh_reset_stall_us;
+module_param_named(reset_stall_us, lh_reset_stall_us, uint, 0444);
+MODULE_PARM_DESC(reset_stall_us, "stall each reset of latency_hist after its histograms are emptied (load time; 0: no)");
 static atomic_t lh_raised = ATOMIC_INIT(0);
 module_param_named(raised, lh_raised.counter, int, 0444);
 MODULE_PARM_DESC(raised, "raises of HI_SOFTIRQ since load");
@@ -138,10 +149,31 @@ static const struct kernel_param_ops lh_trigger_ops = {
 module_param_cb(trigger, &lh_trigger_ops, NULL, 0200);
 MODULE_PARM_DESC(trigger, "write 1: raise count times, return when done");
 
+/* lh_reset_stall - a reset reaches lh_counters_reset(): stall it */
+static int lh_reset_stall(struct kprobe *p, struct pt_regs *regs)
+{
+	udelay(lh_reset_stall_us);
+	return 0;
+}
+
+static struct kprobe lh_reset_kprobe = {
+	.symbol_name = "lh_counters_reset",
+	.pre_handler = lh_reset_stall,
+};
+
 static int __init lh_softirq_test_init(void)
 {
+	int ret;
+
 	if (lh_cpu >= nr_cpu_ids || !cpu_online(lh_cpu))
 		return -EINVAL;
+	if (lh_reset_stall_us) {
+		ret = register_kprobe(&lh_reset_kprobe);
+		if (ret) {
+			pr_err("cannot probe lh_counters_reset: %d\n", ret);
+			return ret;
+		}
+	}
 	tasklet_setup(&lh_tasklet, lh_tasklet_fn);
 	lh_hrtimer_setup(&lh_raise_timer, lh_raise_fn, CLOCK_MONOTONIC,
 			 HRTIMER_MODE_REL_PINNED_HARD);
@@ -152,6 +184,8 @@ static void __exit lh_softirq_test_exit(void)
 {
 	hrtimer_cancel(&lh_raise_timer);
 	tasklet_kill(&lh_tasklet);
+	if (lh_reset_stall_us)
+		unregister_kprobe(&lh_reset_kprobe);
 }
 
 module_init(lh_softirq_test_init);

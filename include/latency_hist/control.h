@@ -37,7 +37,10 @@ struct seq_file;
  *             or NULL
  * @clear:     forget all per-CPU tracking; no probe of the set is running
  * @reset:     empty the type's statistics beyond its histograms when one
- *             of its histograms is reset (NULL: it has none); probes may run
+ *             of its histograms is reset (NULL: it has none); called in
+ *             the reset's quiet period (struct lh_hist_reset_hook), so the
+ *             probes that run meanwhile file nothing there as long as they
+ *             file there only what a histogram took
  * @lines_show: print its <type>/lines (a histogram with LH_T_LINES)
  */
 struct lh_switch_ops {

@@ -38,9 +38,11 @@
 #include <asm/barrier.h>
 #include <linux/atomic.h>
 #include <linux/limits.h>
+#include <linux/math64.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
 #include <linux/types.h>
 
 #define LH_NR_BUCKETS		10240	/* 1 us per bucket: 0..10239 us */
@@ -61,6 +63,23 @@ struct lh_task_info {
 	int prio;		/* kernel prio; printed as 99 - prio */
 	char comm[TASK_COMM_LEN];
 };
+
+/**
+ * lh_task_info_fill() - copy what a max record keeps of a task
+ * @info: the copy
+ * @t:    the task, alive
+ *
+ * Context: any.
+ */
+static __always_inline void lh_task_info_fill(struct lh_task_info *info,
+					      struct task_struct *t)
+{
+	info->pid = t->pid;
+	info->prio = t->prio;
+	/* comm is always NUL-padded; a racing rename cannot unterminate it */
+	memcpy(info->comm, t->comm, TASK_COMM_LEN);
+	info->comm[TASK_COMM_LEN - 1] = '\0';
+}
 
 /* struct lh_max_record - the sample with the largest latency on one CPU */
 struct lh_max_record {
@@ -166,6 +185,27 @@ void lh_hist_merge(struct lh_hist_snapshot *acc,
 		   const struct lh_hist_snapshot *snap);
 void lh_hist_summarize(const struct lh_hist_snapshot *snap,
 		       struct lh_hist_summary *sum);
+
+/**
+ * lh_rank() - the rank of a quantile among some samples
+ * @nr: the number of samples
+ * @q:  the quantile, in ten-thousandths
+ *
+ * ceil(@nr * @q / 10000), without forming @nr * @q, which wraps above
+ * 1.8e15 samples. For every percentile this module prints (CPUx summaries,
+ * the lines of irq/lines and softirq/lines).
+ *
+ * Context: any.
+ * Return: the rank, 1-based (0 for no samples).
+ */
+static inline u64 lh_rank(u64 nr, u32 q)
+{
+	u32 rem;
+	u64 whole = div_u64_rem(nr, 10000, &rem);
+
+	/* whole * q <= nr * q / 10000 < nr; rem * q < 10^8 */
+	return whole * q + (rem * q + 9999) / 10000;
+}
 
 /**
  * lh_hist_record() - count one latency sample

@@ -8,6 +8,7 @@
 #define LH_HIST_MEM_H
 
 #include <linux/compiler.h>
+#include <linux/list.h>
 #include <linux/types.h>
 
 #include <latency_hist/hist.h>
@@ -55,6 +56,28 @@ static __always_inline struct lh_hist_cpu *lh_hist_cpu_filing(enum lh_hist_id id
 /* The callers serialize these (control.c's lock). */
 int lh_hist_alloc(enum lh_hist_id id);
 void lh_hist_free(enum lh_hist_id id);
+/**
+ * struct lh_hist_reset_hook - what else a reset of histograms empties
+ * @quiet: called by lh_hists_reset() with the BIT(id) of each histogram it
+ *         resets, while no sample of them can be filed: they refuse samples
+ *         and the probes that ran before are done. A probe that files a
+ *         sample elsewhere too (a line, an explanation) does so only when
+ *         the histogram took it, so that state and the histograms empty
+ *         at one instant. Process context, under the lock that serialises
+ *         resets; may sleep.
+ * @node:  in the list of hooks; LIST_HEAD_INIT() it
+ *
+ * The histogram memory knows nothing of what builds on it: each layer
+ * above registers its own hook (explain its records, control.c the types'
+ * per-line views).
+ */
+struct lh_hist_reset_hook {
+	void (*quiet)(unsigned long ids);
+	struct list_head node;
+};
+
+void lh_hist_reset_hook_add(struct lh_hist_reset_hook *hook);
+void lh_hist_reset_hook_del(struct lh_hist_reset_hook *hook);
 void lh_hists_reset(unsigned long ids);
 size_t lh_hist_bytes(enum lh_hist_id id);
 

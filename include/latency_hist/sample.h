@@ -24,23 +24,6 @@ void lh_sample_record_max_copy(struct lh_hist_cpu *h, s64 lat_us,
 			       const struct lh_task_info *culprit, u64 now);
 
 /**
- * lh_task_info_fill() - copy what a max record keeps of a task
- * @info: the copy
- * @t:    the task, alive
- *
- * Context: any.
- */
-static __always_inline void lh_task_info_fill(struct lh_task_info *info,
-					      struct task_struct *t)
-{
-	info->pid = t->pid;
-	info->prio = t->prio;
-	/* comm is always NUL-padded; a racing rename cannot unterminate it */
-	memcpy(info->comm, t->comm, TASK_COMM_LEN);
-	info->comm[TASK_COMM_LEN - 1] = '\0';
-}
-
-/**
  * lh_task_nr_switches() - how often a task was switched out so far
  * @t: the task, alive
  *

@@ -14,5 +14,6 @@ int ktap_end(void);
 
 void test_hist_run(void);
 void test_explain_run(void);
+void test_line_stats_run(void);
 
 #endif /* LH_UNIT_KTAP_H */

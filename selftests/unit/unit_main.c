@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * unit_main.c - the main of the histogram and explain unit tests: every
+ * unit_main.c - the main of the histogram, explain and line statistics unit tests: every
  * test file's tests in one KTAP stream (ktap.c); exits non-zero on any
  * failure.
  */
@@ -15,5 +15,6 @@ int main(void)
 	ktap_begin();
 	test_hist_run();
 	test_explain_run();
+	test_line_stats_run();
 	return ktap_end();
 }

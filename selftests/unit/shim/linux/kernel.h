@@ -4,6 +4,7 @@
 #include <linux/types.h>
 
 #define min(a, b)		((a) < (b) ? (a) : (b))
+#define min_t(type, a, b)	((type)(a) < (type)(b) ? (type)(a) : (type)(b))
 #define max(a, b)		((a) > (b) ? (a) : (b))
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define BUILD_BUG_ON(cond)	_Static_assert(!(cond), #cond)

@@ -5,6 +5,7 @@
 
 static inline s64 div64_s64(s64 a, s64 b) { return a / b; }
 static inline u64 div_u64(u64 a, u32 b) { return a / b; }
+static inline u64 div64_u64(u64 a, u64 b) { return a / b; }
 static inline u64 div_u64_rem(u64 a, u32 b, u32 *rem)
 {
 	*rem = a % b;
