@@ -24,6 +24,7 @@
 #include <latency_hist/compat.h>
 #include <latency_hist/explain.h>
 #include <latency_hist/hist_mem.h>
+#include <latency_hist/outlier.h>
 
 struct lh_hist_cpu **lh_hist_cpus[LH_NR_HISTS];
 
@@ -139,7 +140,8 @@ void lh_hist_free(enum lh_hist_id id)
  *       nothing to empty)
  *
  * Exact (hist.h): stop recording into them, wait once for the probes in
- * flight, empty (their explain-CPUx records too), record again.
+ * flight, empty (their explain-CPUx records and outlier logs too), record
+ * again.
  *
  * Context: process context; may sleep; probes may be recording meanwhile.
  */
@@ -154,8 +156,9 @@ void lh_hists_reset(unsigned long ids)
 			lh_hist_cpu_reset_begin(lh_hist_cpus[id][cpu]);
 	}
 	tracepoint_synchronize_unregister();
-	/* No sample of them can be filed now: their explanations go too. */
+	/* No sample of them can be filed now: explanations and outliers go too. */
 	lh_explain_clear(ids);
+	lh_outlier_clear(ids);
 	for_each_set_bit(id, &ids, LH_NR_HISTS) {
 		if (!lh_hist_cpus[id])
 			continue;

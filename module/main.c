@@ -34,6 +34,7 @@
 #include <latency_hist/counters.h>
 #include <latency_hist/debugfs.h>
 #include <latency_hist/explain.h>
+#include <latency_hist/outlier.h>
 #include <latency_hist/preemptirq.h>
 #include <latency_hist/softirq.h>
 #include <latency_hist/tracepoints.h>
@@ -85,6 +86,7 @@ out_remove_debugfs:
 	lh_debugfs_exit();
 out_control_exit:
 	lh_control_exit();
+	lh_outlier_exit();
 out_explain_exit:
 	lh_explain_exit();
 out_counters_exit:
@@ -103,6 +105,7 @@ static void __exit lh_exit(void)
 {
 	lh_debugfs_exit();
 	lh_control_exit();
+	lh_outlier_exit();
 	lh_explain_exit();
 	lh_counters_exit();
 	lh_softirq_exit();
