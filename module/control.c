@@ -38,6 +38,7 @@
 #include <latency_hist/counters.h>
 #include <latency_hist/explain.h>
 #include <latency_hist/hist_mem.h>
+#include <latency_hist/outlier.h>
 
 #define LH_EVENTS_WRITE_MAX	512	/* bytes of an event set write */
 
@@ -261,6 +262,18 @@ static int lh_threshold_show(int id, char *buf, size_t size,
 	return scnprintf(buf, size, "%llu\n", lh_threshold_us(id));
 }
 
+/* lh_outlier_store - <type>/outlier_us: microseconds up to INT_MAX, 0 off */
+static int lh_outlier_store(int id, const struct lh_ctl_req *req)
+{
+	return lh_outlier_budget_set(id, req->val);
+}
+
+/* lh_outlier_show - microseconds, 0 = off */
+static int lh_outlier_show(int id, char *buf, size_t size, unsigned int flags)
+{
+	return scnprintf(buf, size, "%llu\n", lh_outlier_budget_us(id));
+}
+
 /*
  * lh_lines_reset_quiet - a reset of the histograms in @ids, in its quiet
  * period (struct lh_hist_reset_hook): their types' per-line views go at
@@ -452,6 +465,10 @@ static const struct lh_control lh_controls[LH_NR_CTLS] = {
 	[LH_CTL_THRESHOLD] = {
 		.name = "threshold", .write_max = LH_WRITE_MAX, .max = INT_MAX,
 		.store = lh_threshold_store, .show = lh_threshold_show,
+	},
+	[LH_CTL_OUTLIER] = {
+		.name = "outlier_us", .write_max = LH_WRITE_MAX, .max = INT_MAX,
+		.store = lh_outlier_store, .show = lh_outlier_show,
 	},
 	[LH_CTL_COUNTER_EVENTS] = {
 		.name = "counter_events", .write_max = LH_EVENTS_WRITE_MAX,
@@ -650,10 +667,11 @@ void lh_status_show(struct seq_file *m)
 			   lh_switch_on[sw], lh_hist_bytes(id),
 			   lh_switches[sw].name);
 		lh_status_needs(m, sw);
-		seq_printf(m, " pid=%d max=%d counters=%d syscall_slow_path=%d explain=%d",
+		seq_printf(m, " pid=%d max=%d counters=%d syscall_slow_path=%d explain=%d outliers=%d",
 			   lh_hist_holds_pid(id), lh_hist_has(id, LH_T_MAX),
 			   !!lh_hist_types[id].window, lh_status_slow(sw),
-			   lh_hist_has(id, LH_T_EXPLAIN));
+			   lh_hist_has(id, LH_T_EXPLAIN),
+			   lh_hist_has(id, LH_T_OUTLIER));
 		lh_clock_status(m, id);
 		if (lh_switch_reason[sw])
 			seq_printf(m, " reason=%s", lh_switch_reason[sw]);

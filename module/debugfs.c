@@ -38,6 +38,7 @@
 #include <latency_hist/debugfs.h>
 #include <latency_hist/explain.h>
 #include <latency_hist/hist_mem.h>
+#include <latency_hist/outlier.h>
 
 #define LH_MODE_RO	0400
 #define LH_MODE_RW	0600
@@ -304,6 +305,21 @@ static int explain_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(explain);
 
+/* outliers_open - open one outliers-CPUx file (outlier_print.c) */
+static int outliers_open(struct inode *inode, struct file *file)
+{
+	return lh_outliers_open(file, lh_file_id(inode), lh_file_cpu(inode));
+}
+
+static const struct file_operations lh_outliers_fops = {
+	.owner		= THIS_MODULE,
+	.open		= outliers_open,
+	.read		= seq_read,
+	.write		= lh_outliers_write,
+	.llseek		= seq_lseek,
+	.release	= seq_release_private,
+};
+
 /* explain_status_show - print explain/status */
 static int explain_status_show(struct seq_file *m, void *v)
 {
@@ -505,6 +521,14 @@ static void lh_create_hist_files(struct dentry *dir, enum lh_hist_id id)
 	lh_file("rows", LH_MODE_RO, dir, lh_file_data(id, 0), &lh_rows_fops);
 	lh_ctl_file("reset", LH_MODE_WO, dir, LH_CTL_RESET, id);
 	lh_ctl_file("threshold", LH_MODE_RW, dir, LH_CTL_THRESHOLD, id);
+	if (lh_hist_has(id, LH_T_OUTLIER)) {
+		lh_ctl_file("outlier_us", LH_MODE_RW, dir, LH_CTL_OUTLIER, id);
+		for_each_possible_cpu(cpu) {
+			snprintf(name, sizeof(name), "outliers-CPU%d", cpu);
+			lh_file(name, LH_MODE_RW, dir, lh_file_data(id, cpu),
+				&lh_outliers_fops);
+		}
+	}
 	if (lh_hist_types[id].window)
 		lh_file("counters", LH_MODE_RO, dir, lh_file_data(id, 0),
 			&counters_fops);

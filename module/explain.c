@@ -41,8 +41,10 @@ DEFINE_STATIC_KEY_FALSE(lh_explain_key);
 
 /* Per type with LH_T_EXPLAIN, one record per possible CPU; from init to exit. */
 static struct lh_x_rec_cpu *lh_x_recs[LH_NR_HISTS];
-static DEFINE_MUTEX(lh_x_lock);		/* enable/disable */
+static DEFINE_MUTEX(lh_x_lock);		/* enable/disable, the rings' users */
 static bool lh_x_on;
+/* Users of the rings: explain/enable and the outlier log (outlier.c). */
+static int lh_x_ring_users;
 /* The cost of the last and the longest replay, for explain/status. */
 static u64 lh_x_replay_last_ns, lh_x_replay_max_ns;
 static unsigned long lh_x_replays;
@@ -185,6 +187,61 @@ static void lh_x_floors_set(s64 floor_us, bool from_hist)
 	}
 }
 
+/* lh_x_ring_use - one more user of the rings: the first hooks them */
+static int lh_x_ring_use(void)
+{
+	int ret;
+
+	if (lh_x_ring_users) {
+		lh_x_ring_users++;
+		return 0;
+	}
+	ret = lh_x_ring_start();
+	if (!ret)
+		lh_x_ring_users = 1;
+	return ret;
+}
+
+/* lh_x_ring_unuse - one user less: the last unhooks and frees the rings */
+static void lh_x_ring_unuse(void)
+{
+	if (!--lh_x_ring_users)
+		lh_x_ring_stop();
+}
+
+/**
+ * lh_explain_ring_get() - keep the event rings hooked, for the outlier log
+ *
+ * Where this kernel cannot explain, nothing is hooked and
+ * lh_x_this_ring() stays NULL: the outliers are filed unexplained.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, -ENOMEM, or the error of hooking.
+ */
+int lh_explain_ring_get(void)
+{
+	int ret = 0;
+
+	mutex_lock(&lh_x_lock);
+	if (!lh_x_reason)
+		ret = lh_x_ring_use();
+	mutex_unlock(&lh_x_lock);
+	return ret;
+}
+
+/**
+ * lh_explain_ring_put() - undo lh_explain_ring_get()
+ *
+ * Context: process context; may sleep.
+ */
+void lh_explain_ring_put(void)
+{
+	mutex_lock(&lh_x_lock);
+	if (!lh_x_reason)
+		lh_x_ring_unuse();
+	mutex_unlock(&lh_x_lock);
+}
+
 /**
  * lh_explain_enable() - turn explain on or off
  * @on: the new state
@@ -193,7 +250,8 @@ static void lh_x_floors_set(s64 floor_us, bool from_hist)
  * A type that keeps no max record explains from then on only samples that
  * reach the maximum its histograms held by then (none meanwhile): "only a
  * sample that becomes its CPU's maximum is explained".
- * Off: the reverse; when it returns, nothing is hooked and no ring exists.
+ * Off: the reverse; when it returns, nothing is hooked and no ring exists,
+ * unless an outlier budget keeps them (lh_explain_ring_get()).
  *
  * Context: process context; may sleep. To turn it on, lh_control_lock
  * held (no reset meanwhile).
@@ -213,7 +271,7 @@ int lh_explain_enable(bool on)
 			ret = -ENODEV;
 			goto out;
 		}
-		ret = lh_x_ring_start();
+		ret = lh_x_ring_use();
 		if (ret)
 			goto out;
 		lh_x_floors_set(S64_MAX, false);
@@ -222,7 +280,7 @@ int lh_explain_enable(bool on)
 		lh_x_floors_set(0, true);
 	} else {
 		static_branch_disable(&lh_explain_key);
-		lh_x_ring_stop();
+		lh_x_ring_unuse();
 	}
 	WRITE_ONCE(lh_x_on, on);
 out:
@@ -258,7 +316,7 @@ void lh_explain_status_show(struct seq_file *m)
 	seq_printf(m, "replay_max_ns %llu\n", READ_ONCE(lh_x_replay_max_ns));
 	if (lh_x_reason)
 		seq_printf(m, "reason %s\n", lh_x_reason);
-	lh_x_ring_status_show(m, lh_x_on);
+	lh_x_ring_status_show(m, lh_x_ring_users > 0);
 	mutex_unlock(&lh_x_lock);
 }
 

@@ -34,6 +34,7 @@
 #include <latency_hist/counters.h>
 #include <latency_hist/debugfs.h>
 #include <latency_hist/explain.h>
+#include <latency_hist/outlier.h>
 #include <latency_hist/preemptirq.h>
 #include <latency_hist/softirq.h>
 #include <latency_hist/tracepoints.h>
@@ -68,9 +69,10 @@ static int __init lh_init(void)
 	if (ret)
 		goto out_counters_exit;
 
+	lh_outlier_init();
 	ret = lh_control_init();
 	if (ret)
-		goto out_explain_exit;
+		goto out_outlier_exit;
 
 	ret = lh_debugfs_init();
 	if (ret)
@@ -85,7 +87,8 @@ out_remove_debugfs:
 	lh_debugfs_exit();
 out_control_exit:
 	lh_control_exit();
-out_explain_exit:
+out_outlier_exit:
+	lh_outlier_exit();
 	lh_explain_exit();
 out_counters_exit:
 	lh_counters_exit();
@@ -103,6 +106,7 @@ static void __exit lh_exit(void)
 {
 	lh_debugfs_exit();
 	lh_control_exit();
+	lh_outlier_exit();
 	lh_explain_exit();
 	lh_counters_exit();
 	lh_softirq_exit();

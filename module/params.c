@@ -60,7 +60,9 @@ static const struct kernel_param_ops lh_param_ops = {
 
 /*
  * The parameters of each row: enable_<name> and, with a filter,
- * <name>_pid for a switch; threshold_<param> for a histogram. Each
+ * <name>_pid for a switch; threshold_<param> and outlier_<param> for a
+ * histogram (outlier_<param> refuses non-zero where status says
+ * outliers=0). Each
  * expansion starts with the ';' that ends the declaration before it, so
  * that rows can follow each other; the ';' after the list ends the last.
  */
@@ -84,7 +86,13 @@ static const struct kernel_param_ops lh_param_ops = {
 			lh_param_arg(LH_CTL_THRESHOLD, LH_HIST_##ID), 0644); \
 	MODULE_PARM_DESC(threshold_##param,				\
 			 "Stop the ftrace ring buffer at the first " name \
-			 " sample >= this many us (0 = off, default 0)")
+			 " sample >= this many us (0 = off, default 0)")	\
+	;								\
+	module_param_cb(outlier_##param, &lh_param_ops,		\
+			lh_param_arg(LH_CTL_OUTLIER, LH_HIST_##ID), 0644); \
+	MODULE_PARM_DESC(outlier_##param,				\
+			 "Log each " #param					\
+			 " sample >= this many us with its cause (0 = off, default 0)")
 #include <latency_hist/type_list.h>
 ;
 

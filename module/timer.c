@@ -62,6 +62,7 @@
 #include <latency_hist/control.h>
 #include <latency_hist/counters.h>
 #include <latency_hist/explain.h>
+#include <latency_hist/outlier.h>
 #include <latency_hist/sample.h>
 #include <latency_hist/timer.h>
 #include <latency_hist/tracepoints.h>
@@ -281,6 +282,21 @@ static noinline void notrace lh_explain_timer(struct hrtimer *timer, int cpu,
 			end_ns - max_t(s64, since_ns, 0), end_ns, current);
 }
 
+/*
+ * lh_outlier_timer - file a late expiry of @task's timer that reached the
+ * budget; its window as lh_explain_timer()'s, ending at stamp @end
+ */
+static noinline void notrace lh_outlier_timer(struct hrtimer *timer, int cpu,
+					      s64 lat_us, s64 start_ns,
+					      u64 end, struct task_struct *task)
+{
+	s64 since_ns = ktime_to_ns(hrtimer_cb_get_time(timer)) - start_ns;
+	u64 end_ns = lh_clock_stamp_ns(end);
+
+	lh_outlier_file(LH_HIST_MISSED_TIMER_OFFSETS, cpu, lat_us,
+			end_ns - max_t(s64, since_ns, 0), end, task, current);
+}
+
 /* lh_probe_hrtimer_expire_entry - a timer is about to run: is it late? */
 static void notrace lh_probe_hrtimer_expire_entry(void *data,
 						  struct hrtimer *timer,
@@ -314,8 +330,11 @@ static void notrace lh_probe_hrtimer_expire_entry(void *data,
 		s64 lat_us = div_s64(lat_ns, LH_NSEC_PER_USEC);
 		u64 end = lh_clock_stamp();
 
-		lh_sample_record(LH_HIST_MISSED_TIMER_OFFSETS, cpu, lat_us,
-				 lat_us, task, current, end);
+		if (lh_sample_record(LH_HIST_MISSED_TIMER_OFFSETS, cpu, lat_us,
+				     lat_us, task, current, end) &&
+		    lh_outlier(LH_HIST_MISSED_TIMER_OFFSETS, lat_us))
+			lh_outlier_timer(timer, cpu, lat_us, start_ns, end,
+					 task);
 		if (lh_explaining())
 			lh_explain_timer(timer, cpu, lat_us, start_ns,
 					 lh_clock_stamp_ns(end));

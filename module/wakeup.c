@@ -48,6 +48,7 @@
 #include <latency_hist/control.h>
 #include <latency_hist/counters.h>
 #include <latency_hist/explain.h>
+#include <latency_hist/outlier.h>
 #include <latency_hist/sample.h>
 #include <latency_hist/switchtime.h>
 #include <latency_hist/timer.h>
@@ -457,7 +458,10 @@ static __always_inline void lh_wakeup_record(u64 start, s64 lat_us,
 	enum lh_hist_id id = sharedprio ? LH_HIST_WAKEUP_SHAREDPRIO :
 					  LH_HIST_WAKEUP;
 
-	lh_sample_record(id, cpu, lat_us, 0, next, prev, now);
+	if (lh_sample_record(id, cpu, lat_us, 0, next, prev, now) &&
+	    lh_outlier(id, lat_us))
+		lh_outlier_file(id, cpu, lat_us, lh_clock_stamp_ns(start), now,
+				next, prev);
 	if (lh_explaining())
 		lh_explain_file(id, cpu, lat_us, lh_clock_stamp_ns(start),
 				lh_clock_stamp_ns(now), prev);
@@ -497,7 +501,9 @@ static __always_inline bool lh_wakeup_file_quick(u64 start, u64 now,
 	cpu = raw_smp_processor_id();
 	h = lh_hist_cpu_filing(sharedprio ? LH_HIST_WAKEUP_SHAREDPRIO :
 					    LH_HIST_WAKEUP, cpu);
-	if (lh_hist_beats_max(h, lat_us))
+	if (lh_hist_beats_max(h, lat_us) ||
+	    lh_outlier(sharedprio ? LH_HIST_WAKEUP_SHAREDPRIO : LH_HIST_WAKEUP,
+		       lat_us))
 		return false;
 	if (!sharedprio) {
 		if (lh_switch_enabled(LH_SW_SWITCHTIME))

@@ -93,7 +93,7 @@ for f in "$P"/*; do
 	case ${f##*/} in
 	enable_*)	fuzz "$f" uint:$U64_MAX -w "$f" -w "$LH_DIR/status" ;;
 	*_pid)		fuzz "$f" uint:$PID_MAX -w "$f" ;;
-	threshold_*)	fuzz "$f" uint:$INT_MAX -w "$f" ;;
+	threshold_* | outlier_*) fuzz "$f" uint:$INT_MAX -w "$f" ;;
 	reset)		fuzz "$f" "names:$names" $(summaries) ;;
 	counters | explain) fuzz "$f" uint:1 -w "$f" ;;
 	counter_events)	fuzz "$f" events -l 512 -w "$f" ;;

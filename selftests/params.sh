@@ -5,7 +5,7 @@
 # params.sh - module parameters are a second, equivalent control path
 #
 # Proves: /sys/module/latency_hist/parameters holds exactly enable_*,
-# wakeup_pid, missed_timer_offsets_pid, reset, threshold_*, counters,
+# wakeup_pid, missed_timer_offsets_pid, reset, threshold_*, outlier_*, counters,
 # counter_events and explain, mode 0644, reading 0 / 0 / an empty line after load
 # (counter_events: the default set; counters.sh tests both); a parameter write shows in debugfs and status
 # (thresholds in <type>/threshold)
@@ -23,6 +23,7 @@ LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 
 P=$LH_SYSMOD/parameters
 THRESHOLDS=	# threshold_<type>, '/' as '_', per histogram of status
+OUTLIERS=	# outlier_<type>, likewise
 PARAMS=		# every parameter the types of status give
 
 # expect_enabled TYPE VALUE - param, debugfs file and status agree on VALUE
@@ -54,10 +55,12 @@ expect_param_rejects()
 type_params()
 {
 	THRESHOLDS=
+	OUTLIERS=
 	for h in $LH_HISTS; do
 		THRESHOLDS="$THRESHOLDS threshold_$(echo "$h" | tr / _)"
+		OUTLIERS="$OUTLIERS outlier_$(echo "$h" | tr / _)"
 	done
-	PARAMS="reset $THRESHOLDS counters counter_events explain"
+	PARAMS="reset $THRESHOLDS $OUTLIERS counters counter_events explain"
 	for e in $LH_ENABLES; do
 		PARAMS="$PARAMS enable_$e"
 	done

@@ -8,7 +8,7 @@
 # Proves: every file and directory exists with its exact name for every
 # possible CPU and nothing else does; every file is root-only (CPUx,
 # max_latency-CPUx, explain-CPUx, summary and rows 0400, reset 0200, pid,
-# threshold and enable 0600, status 0400; directories are debugfs's fixed 0755, under the 0700
+# threshold, outlier_us, outliers-CPUx and enable 0600, status 0400; directories are debugfs's fixed 0755, under the 0700
 # debugfs mount); status names the documented types in order, with their
 # documented rows (switch, needs, pid, max, counters, syscall_slow_path),
 # all disabled and empty after load; on a kernel without the
@@ -83,6 +83,12 @@ expected_tree()
 	for h in $(awk '/ explain=1( |$)/ { print $1 }' "$LH_DIR/status"); do
 		for c in $LH_CPUS; do
 			echo "./$h/explain-CPU$c $D_RO"
+		done
+	done
+	for h in $(awk '/ outliers=1( |$)/ { print $1 }' "$LH_DIR/status"); do
+		echo "./$h/outlier_us $D_RW"
+		for c in $LH_CPUS; do
+			echo "./$h/outliers-CPU$c $D_RW"
 		done
 	done
 	echo "./explain $D_DIR"
@@ -164,14 +170,15 @@ awk -v names="$LH_HISTS" '
 		if ($4 != "bytes=0") print $1 ": expected bytes=0 after load: " $4
 		if ($5 !~ /^switch=[a-z_]+$/ || $6 !~ /^needs=(-|[a-z_]+(,[a-z_]+)*)$/ ||
 		    $7 !~ /^pid=[01]$/ || $8 !~ /^max=[01]$/ || $9 !~ /^counters=[01]$/ ||
-		    $10 !~ /^syscall_slow_path=[01]$/ || $11 !~ /^explain=[01]$/)
-			print $1 ": fields 5-11 are not switch= needs= pid= max= counters= syscall_slow_path= explain=: " $0
-		if ($12 !~ /^clock=(timer_base|(timer_base\+)?(tsc|arch_counter|mono_fast|local_clock))$/ ||
-		    $13 !~ /^clock_why=[a-z_+]+$/ || $14 !~ /^clock_drops=[0-9]+$/)
-			print $1 ": fields 12-14 are not clock= clock_why= clock_drops=: " $0
-		if ($2 == "available=1" && NF != 14)
-			print $1 ": available=1 line must have exactly 14 fields"
-		if ($2 == "available=0" && $15 !~ /^reason=./)
+		    $10 !~ /^syscall_slow_path=[01]$/ || $11 !~ /^explain=[01]$/ ||
+		    $12 !~ /^outliers=[01]$/)
+			print $1 ": fields 5-12 are not switch= needs= pid= max= counters= syscall_slow_path= explain= outliers=: " $0
+		if ($13 !~ /^clock=(timer_base|(timer_base\+)?(tsc|arch_counter|mono_fast|local_clock))$/ ||
+		    $14 !~ /^clock_why=[a-z_+]+$/ || $15 !~ /^clock_drops=[0-9]+$/)
+			print $1 ": fields 13-15 are not clock= clock_why= clock_drops=: " $0
+		if ($2 == "available=1" && NF != 15)
+			print $1 ": available=1 line must have exactly 15 fields"
+		if ($2 == "available=0" && $16 !~ /^reason=./)
 			print $1 ": available=0 without a reason"
 	}
 	END { if (NR != n) print "status has " NR " lines, expected " n }

@@ -64,6 +64,7 @@ extern const struct lh_switch_ops lh_softirq_ops;
 enum lh_ctl_id {
 	LH_CTL_PID,		/* <switch>/pid, <switch>_pid */
 	LH_CTL_THRESHOLD,	/* <type>/threshold, threshold_<type> */
+	LH_CTL_OUTLIER,		/* <type>/outlier_us, outlier_<type> */
 	LH_CTL_COUNTER_EVENTS,	/* counters/events, counter_events */
 	LH_CTL_ENABLE,		/* enable/<switch>, enable_<switch> */
 	LH_CTL_COUNTERS,	/* counters/enable, counters */

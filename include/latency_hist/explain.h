@@ -32,6 +32,8 @@ static __always_inline bool lh_explaining(void)
 void lh_explain_file(enum lh_hist_id id, int cpu, s64 lat_us, u64 start_ns,
 		     u64 end_ns, struct task_struct *running);
 int lh_explain_enable(bool on);
+int lh_explain_ring_get(void);
+void lh_explain_ring_put(void);
 bool lh_explain_enabled(void);
 void lh_explain_show(struct seq_file *m, enum lh_hist_id id, int cpu);
 void lh_explain_status_show(struct seq_file *m);

@@ -49,20 +49,23 @@ static __always_inline unsigned long lh_task_nr_switches(struct task_struct *t)
  * Documentation/performance.rst); the rare new maximum is out of line.
  *
  * Context: probe context, any; @victim and @culprit must be alive.
+ * Return: true if the histogram took the sample (false while a reset
+ * empties it): only then may it be filed elsewhere (lh_outlier_file()).
  */
-static __always_inline void lh_sample_record(enum lh_hist_id id, int cpu,
+static __always_inline bool lh_sample_record(enum lh_hist_id id, int cpu,
 					     s64 lat_us, s64 timeroffset_us,
 					     struct task_struct *victim,
 					     struct task_struct *culprit,
 					     u64 now)
 {
 	struct lh_hist_cpu *h = lh_hist_cpu_filing(id, cpu);
+	bool taken = lh_hist_record(h, lat_us);
 
-	if (lh_hist_record(h, lat_us) &&
-	    unlikely(lh_hist_beats_max(h, lat_us)))
+	if (taken && unlikely(lh_hist_beats_max(h, lat_us)))
 		lh_sample_record_max(h, lat_us, timeroffset_us, victim,
 				     culprit, now);
 	lh_sample_out(id, cpu, lat_us, timeroffset_us, victim, culprit);
+	return taken;
 }
 
 /**

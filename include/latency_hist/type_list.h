@@ -32,7 +32,11 @@
  *           window of each CPU's maximum (its probes call
  *           lh_explain_file());
  *           LH_T_LINES: a lines file, the per-line view (its ops'
- *           lines_show, printed by line_stats.c)
+ *           lines_show, printed by line_stats.c);
+ *           LH_T_OUTLIER: outlier_us and outliers-CPUx files, every
+ *           sample at or above a budget with its cause (its probes call
+ *           lh_outlier_file() where the histogram took the sample;
+ *           needs LH_T_EXPLAIN)
  *   window  what a counters window of it covers (<type>/counters), or
  *           NULL: it has no counters
  */
@@ -65,12 +69,13 @@ LH_HIST(PREEMPTOFF, "preemptoff", preemptoff, ROOT, PREEMPTIRQSOFF,
 	LH_T_EXPLAIN, LH_WINDOW_SECTION)
 LH_HIST(PREEMPTIRQSOFF, "preemptirqsoff", preemptirqsoff, ROOT,
 	PREEMPTIRQSOFF, LH_T_EXPLAIN, LH_WINDOW_SECTION)
-LH_HIST(WAKEUP, "wakeup", wakeup, ROOT, WAKEUP, LH_T_MAX | LH_T_EXPLAIN,
-	LH_WINDOW_WAKEUP)
+LH_HIST(WAKEUP, "wakeup", wakeup, ROOT, WAKEUP,
+	LH_T_MAX | LH_T_EXPLAIN | LH_T_OUTLIER, LH_WINDOW_WAKEUP)
 LH_HIST(WAKEUP_SHAREDPRIO, "wakeup/sharedprio", wakeup_sharedprio, WAKEUP,
-	WAKEUP, LH_T_MAX | LH_T_EXPLAIN, LH_WINDOW_WAKEUP)
+	WAKEUP, LH_T_MAX | LH_T_EXPLAIN | LH_T_OUTLIER, LH_WINDOW_WAKEUP)
 LH_HIST(MISSED_TIMER_OFFSETS, "missed_timer_offsets", missed_timer_offsets,
-	ROOT, MISSED_TIMER_OFFSETS, LH_T_MAX | LH_T_EXPLAIN, LH_WINDOW_TIMER)
+	ROOT, MISSED_TIMER_OFFSETS, LH_T_MAX | LH_T_EXPLAIN | LH_T_OUTLIER,
+	LH_WINDOW_TIMER)
 LH_HIST(TIMERANDWAKEUP, "timerandwakeup", timerandwakeup, ROOT,
 	TIMERANDWAKEUP, LH_T_MAX, NULL)
 LH_HIST(SWITCHTIME, "switchtime", switchtime, ROOT, SWITCHTIME, LH_T_MAX,

@@ -37,6 +37,7 @@ struct lh_switch_ops;
 #define LH_T_MAX	BIT(0)	/* max_latency-CPUx files */
 #define LH_T_EXPLAIN	BIT(1)	/* explain-CPUx files (explain.c) */
 #define LH_T_LINES	BIT(2)	/* a lines file (ops->lines_show) */
+#define LH_T_OUTLIER	BIT(3)	/* outlier_us, outliers-CPUx (outlier.c) */
 #define LH_TYPE_NAME_MAX	24	/* bytes of a histogram name, NUL included */
 
 /* The files in enable/; one switch may drive several histograms. */
@@ -89,7 +90,7 @@ extern const struct lh_switch lh_switches[LH_NR_SWITCHES];
 /**
  * lh_hist_has() - does a histogram have a flag of its LH_HIST row?
  * @id:   the histogram
- * @flag: LH_T_MAX, LH_T_EXPLAIN or LH_T_LINES
+ * @flag: LH_T_MAX, LH_T_EXPLAIN, LH_T_LINES or LH_T_OUTLIER
  *
  * Context: any.
  */
