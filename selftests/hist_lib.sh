@@ -364,12 +364,22 @@ hl_check_explain()
 }
 
 # hl_line_ordered WHAT - the statistics hl_line read are in order:
-# min <= p99 <= p99.9 <= max; lh_err names WHAT ("line 28") if not
+# min <= p99 <= p99.9 <= max, and min <= mean <= max (the mean has two
+# decimals); lh_err names WHAT ("line 28") if not
 hl_line_ordered()
 {
 	[ "$LN_MIN" -le "$LN_P99" ] && [ "$LN_P99" -le "$LN_P999" ] &&
-		[ "$LN_P999" -le "$LN_MAX" ] && return 0
-	lh_err "$1: min $LN_MIN p99 $LN_P99 p99.9 $LN_P999 max $LN_MAX out of order"
+		[ "$LN_P999" -le "$LN_MAX" ] &&
+		awk -v lo="$LN_MIN" -v m="$LN_MEAN" -v hi="$LN_MAX" \
+			'BEGIN { exit !(m ~ /^[0-9]+(\.[0-9]+)?$/ && lo <= m + 0 && m + 0 <= hi) }' &&
+		return 0
+	lh_err "$1: min $LN_MIN mean $LN_MEAN p99 $LN_P99 p99.9 $LN_P999 max $LN_MAX out of order"
+}
+
+# hl_mean_below LIMIT - the mean hl_line read (two decimals) is below LIMIT
+hl_mean_below()
+{
+	awk -v m="$LN_MEAN" -v lim="$1" 'BEGIN { exit !(m + 0 < lim) }'
 }
 
 # hl_show_lines TYPE - TYPE/lines as diagnostics

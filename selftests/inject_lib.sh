@@ -71,28 +71,32 @@ lt_unload()
 	LT_LOADED=
 }
 
-# lt_noise_reason BASE_MAX MAX N CULPRIT_PID - for the *_injected tests,
-# whose max record should blame the sections: print why the maximum of the
-# run with sections (MAX) may not be one the sections made, and return 0;
-# else return 1. Either the run without sections (BASE_MAX) already reached
-# N/2, the bound at which the tests take a sample for a section's (so
-# emulation alone can own the maximum: 5.5 ms without sections, then a 7.9
-# ms maximum blaming swapper, seen on 6.1-rt on a loaded host), or MAX
-# exceeds N, which an N us section cannot cause by itself (a vCPU stalled by
-# the host can, while another task or the idle task runs), or the culprit
-# is the idle task (pid 0): a section ends in lh_load_test, which is the
-# task its late interrupt or its held wakeup finds running, so a maximum
-# that found the CPU idle was the host's (7.7 ms, swapper, beside a 2.6 ms
-# run without sections, seen on 6.1-rt in CI). "<undef>" is an empty
-# histogram. The tests call it only when the culprit is not lh_load_test.
+# lt_noise_reason BASE_MAX MAX N CULPRIT_PID STALL - for the *_injected
+# tests, whose max record should blame the sections: print why the maximum
+# of the run with sections (MAX) may not be one the sections made, and
+# return 0; else return 1. Either the run without sections (BASE_MAX)
+# already reached N/2, the bound at which the tests take a sample for a
+# section's (so emulation alone can own the maximum: 5.5 ms without
+# sections, then a 7.9 ms maximum blaming swapper, seen on 6.1-rt on a
+# loaded host), or MAX exceeds N, which an N us section cannot cause by
+# itself (a vCPU stalled by the host can, while another task or the idle
+# task runs), or the culprit is the idle task (pid 0) and STALL, non-empty,
+# is the evidence of a stall the run showed (the sleeper overran a period:
+# sl_overrun_reason). A section ends in lh_load_test, which is the task its
+# late interrupt or its held wakeup finds running, so a maximum that found
+# the CPU idle was the host's (7.7 ms, swapper, beside a 2.6 ms run without
+# sections, seen on 6.1-rt in CI) or the module's misattribution, the very
+# thing the culprit check is for: without a stall seen, it is not excused.
+# "<undef>" is an empty histogram. The tests call it only when the culprit
+# is not lh_load_test, and check the victim either way.
 lt_noise_reason()
 {
 	if [ "$1" != "<undef>" ] && [ "$1" -ge $(($3 / 2)) ]; then
 		echo "emulation alone reached $1 us >= $(($3 / 2)) us without sections"
 	elif [ "$2" != "<undef>" ] && [ "$2" -gt "$3" ]; then
 		echo "maximum $2 us > $3 us: more than a $3 us section can cause, an emulator stall"
-	elif [ "$4" = 0 ]; then
-		echo "the CPU was idle: no section was running, a vCPU stalled by the host"
+	elif [ "$4" = 0 ] && [ -n "${5:-}" ]; then
+		echo "the CPU was idle, and the run stalled ($5): a vCPU stalled by the host"
 	else
 		return 1
 	fi

@@ -127,8 +127,9 @@ sl_field()
 # hrtimer_sleeper_start_expires()) no timer expired either: rt_sleeper counts
 # those sleeps exactly ("noblock", from the thread's voluntary context
 # switches), and each lowers the bound by one, for the timer types too.
-# Fewer still, after the sleeper overran, is reported and not failed, as the
-# injected tests do: a guest stalled for periods is not a rig.
+# Each period the sleeper overran (a guest stalled for periods is not a rig)
+# may lose one more, and is reported: a shortfall beyond the overruns fails
+# (7.3-rt-debug under load: 98 samples for 100 loops, 14 overruns).
 sl_expect_wakeups()
 {
 	local loops nb ov
@@ -139,10 +140,10 @@ sl_expect_wakeups()
 		lh_err "$3 holds $2 samples of tid $1, expected one per loop: $loops +-1"
 	elif [ "$2" -ge $((loops - 1 - nb)) ]; then
 		[ "$nb" = 0 ] || lh_diag "$3: $2 samples of tid $1, $loops loops, $nb of them did not block"
-	elif [ "$ov" -gt 0 ]; then
-		lh_diag "$3 holds $2 samples of tid $1 for $loops loops ($nb did not block); not checked: the sleeper overran $ov periods"
+	elif [ "$2" -ge $((loops - 1 - nb - ov)) ]; then
+		lh_diag "$3 holds $2 samples of tid $1 for $loops loops ($nb did not block): within the $ov periods the sleeper overran"
 	else
-		lh_err "$3 holds $2 samples of tid $1, expected one per loop: $loops +-1, less its $nb sleeps that did not block"
+		lh_err "$3 holds $2 samples of tid $1, expected one per loop: $loops +-1, less its $nb sleeps that did not block and its $ov overruns"
 	fi
 }
 

@@ -14,21 +14,30 @@
 #     kernel latency_hist supports), and softirq/lines opens with
 #     "#context PREEMPT_RT" on PREEMPT_RT, "#context irq_exit" elsewhere, and
 #     the "#vector name samples ..." header;
-#  2. COUNT raises from a hard hrtimer file COUNT samples in vector 0's line,
-#     named HI, and CPU 1's histogram holds at least those;
+#  2. COUNT raises from a hard hrtimer, GAP_US apart, file COUNT samples in
+#     vector 0's line, named HI, and CPU 1's histogram holds at least those;
+#     the line's minimum is below GAP_US and its mean below 2 * GAP_US (each
+#     raise runs before the next is made: a stamp never cleared times the
+#     k-th sample from the first raise, k * GAP_US or more); lh (where it is
+#     beside the tests) reads the module's file: lh prom has the vector's
+#     series, labelled vector="0", with those samples;
 #  3. with each raise inside a HOLD_US bottom-halves-off section of
 #     lh_softirq_hold on CPU 1 (the vector runs at its local_bh_enable()),
-#     HI's maximum is at least HOLD_US * 9 / 10 (the section is timed on
-#     the kernel's clock), on CPU 1, culprit lh_softirq_hold; CPU 1's max
-#     record, when it is that sample, names vector 0, HI, and lh_softirq_hold,
-#     and explain (on for this case, its ring hooked before softirq's
-#     probes) breaks down CPU 1's max record, or HI's maximum, in
-#     softirq/explain-CPU1: its window is that sample, the culprit ran in
-#     it (lh_softirq_hold longer than any other thread when it is the
+#     every sample of HI is at least HOLD_US * 9 / 10 (its minimum; the
+#     section is timed on the kernel's clock), its maximum on CPU 1,
+#     culprit lh_softirq_hold; CPU 1's max record, when it is that sample,
+#     names vector 0, HI, and lh_softirq_hold; explain (on for this case,
+#     its ring hooked before softirq's probes) broke down CPU 1's maximum
+#     of the case in softirq/explain-CPU1: its window is there and at
+#     least HI's maximum (HI's samples were filed while explain was on);
+#     when it is CPU 1's max record or HI's maximum, the culprit ran in it
+#     (lh_softirq_hold longer than any other thread when it is the
 #     culprit), and the vector did not run in its own window (softirq's
 #     entry probe runs before explain's);
 #  4. a reset of softirq empties softirq/lines;
-#  5. with softirq disabled, raises file nothing.
+#  5. with softirq disabled, raises file nothing;
+#  6. the module unloads (the last tests of a run: a module left busy would
+#     turn the next test into a skip), and dmesg is clean.
 #
 # requires: cpu1 lh_softirq_test
 
@@ -42,9 +51,10 @@ GAP_US=2000	# between two of them
 HOLD_US=5000	# the bottom-halves-off section around a raise
 HOLDS=3		# sections
 HI=0		# HI_SOFTIRQ, the vector lh_softirq_test raises
+LH_TOOL=${LH_TOOL:-$LH_TESTDIR/../scripts/lh}
 
 lh_setup
-lh_plan 5
+lh_plan 7
 lh_load_or_bail
 
 sq_load cpu=1 count=$COUNT gap_us=$GAP_US
@@ -94,26 +104,49 @@ else
 	[ "$total" -ge "$RAISED" ] ||
 		lh_err "softirq/CPU1 holds $total samples, fewer than HI's $RAISED"
 	hl_line_ordered "vector $HI"
+	[ "$LN_MIN" -lt $GAP_US ] ||
+		lh_err "vector $HI: minimum $LN_MIN us >= the $GAP_US us between raises"
+	hl_mean_below $((GAP_US * 2)) ||
+		lh_err "vector $HI: mean $LN_MEAN us >= $((GAP_US * 2)) us, raises $GAP_US us apart"
+	if [ -r "$LH_TOOL" ]; then
+		want="latency_hist_line_samples_total{type=\"softirq\",vector=\"$HI\",name=\"HI\"} $LN_SAMPLES"
+		LH_ROOT=$LH_DIR sh "$LH_TOOL" prom >"$LH_TMP/prom" 2>&1 ||
+			lh_err "lh prom failed: $(head -c 300 "$LH_TMP/prom")"
+		grep -qxF "$want" "$LH_TMP/prom" ||
+			lh_err "lh prom lacks $want: $(grep latency_hist_line_samples "$LH_TMP/prom" | head -n 3)"
+	else
+		lh_diag "$LH_TOOL is not here: lh's reading of softirq/lines not checked"
+	fi
 fi
 lh_case_end one_sample_per_raise_in_the_named_vector
 
 # st_check_explain - softirq/explain-CPU1 (explain was on for the sections)
-# breaks down a sample: CPU 1's max record (read by hl_maxrec), or else HI's
-# maximum (the line hl_line read), whichever its window is; the vector it
-# explains did not run in its own window. Another vector's sample that was
-# the maximum while explain was on but is no longer: not checked.
+# broke down CPU 1's maximum of the case: its window is there and at least
+# HI's maximum (the line hl_line read), as HI's samples were filed while
+# explain was on. When it is CPU 1's max record (read by hl_maxrec) or HI's
+# maximum, its breakdown is checked, and the vector it explains did not run
+# in its own window; a longer window of another vector, no longer CPU 1's
+# maximum after explain went off, is not.
 st_check_explain()
 {
 	local f="$LH_DIR/softirq/explain-CPU1" win vec
-	win=$(awk '$1 == "window" { print $2; exit }' "$f")
-	if [ -n "$MR_LAT" ] && [ "$((${win:-0} / 1000))" = "$MR_LAT" ]; then
+	win=$(awk '$1 == "window" && $2 ~ /^[0-9]+$/ { print $2; exit }' "$f")
+	if [ -z "$win" ]; then
+		lh_err "$(lh_name "$f") has no window after HI's maximum of $LN_MAX us: $(head -n 1 "$f")"
+		return
+	fi
+	if [ "$((win / 1000))" -lt "$LN_MAX" ]; then
+		lh_err "$(lh_name "$f"): window $win ns, shorter than HI's maximum of $LN_MAX us filed while explain was on"
+		return
+	fi
+	if [ -n "$MR_LAT" ] && [ "$((win / 1000))" = "$MR_LAT" ]; then
 		vec=$MR_VPID
 		hl_check_explain softirq 1 "$MR_LAT" "$MR_CPID" "$MR_CCOMM" lh_softirq_hold
-	elif [ "$((${win:-0} / 1000))" = "$LN_MAX" ]; then
+	elif [ "$((win / 1000))" = "$LN_MAX" ]; then
 		vec=$HI
 		hl_check_explain softirq 1 "$LN_MAX" "$LN_CPID" "$LN_CCOMM" lh_softirq_hold
 	else
-		lh_diag "explain not checked: its window (${win:-none} ns) is another vector's, no longer the maximum"
+		lh_diag "breakdown not checked: its window ($win ns) is another vector's, longer than HI's maximum and no longer CPU 1's"
 		return
 	fi
 	! grep -q "^  softirq $vec " "$f" ||
@@ -138,8 +171,8 @@ if ! hl_line softirq $HI; then
 else
 	[ "$LN_SAMPLES" = $HOLDS ] ||
 		lh_err "vector $HI has $LN_SAMPLES samples for $HOLDS sections"
-	[ "$LN_MAX" -ge $((HOLD_US * 9 / 10)) ] ||
-		lh_err "vector $HI: maximum $LN_MAX us < $((HOLD_US * 9 / 10)) us with $HOLD_US us sections"
+	[ "$LN_MIN" -ge $((HOLD_US * 9 / 10)) ] ||
+		lh_err "vector $HI: minimum $LN_MIN us < $((HOLD_US * 9 / 10)) us, every raise inside a $HOLD_US us section"
 	[ "$LN_MAXCPU" = 1 ] || lh_err "vector $HI: maximum on CPU $LN_MAXCPU, expected 1"
 	[ "$LN_CCOMM" = lh_softirq_hold ] ||
 		lh_err "vector $HI: culprit '$LN_CCOMM', expected lh_softirq_hold"
@@ -167,5 +200,11 @@ echo 3 >"$SQ_PARAMS/count"
 st_run
 hl_line softirq $HI && lh_err "vector $HI has $LN_SAMPLES samples with softirq disabled"
 lh_case_end disabled_files_nothing
+
+lh_case_begin
+sq_unload
+lh_unload || lh_err "cannot unload $LH_NAME"
+lh_case_end module_unloads
+lh_case_dmesg_clean
 
 lh_finished

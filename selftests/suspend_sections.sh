@@ -21,7 +21,9 @@
 # cpu_idle, so the section closes there without the fix too: this guest
 # cannot show item 2 with s2idle. suspend_s3.sh shows it: with the PM
 # notifier's work removed, 6.12-preempt filed a preemptoff section of
-# 12 020 530 us across its 10 s S3.
+# 12 020 530 us across its 10 s S3. So this is a rig-only test (a rig with
+# a cpuidle driver bound), not a CI pass: scripts/matrix.conf leaves it out
+# of the boot "suspend".
 # Suspending changes the boot (timekeeping, devices): runs only with
 # LH_DISPOSABLE_BOOT=1 (a VM, or a rig you reboot after).
 #

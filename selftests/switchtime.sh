@@ -18,7 +18,10 @@
 #  2. per sample, from the lh_sample trace events of the sleeper: every
 #     timerwakeupswitch sample equals its wakeup's timerandwakeup sample
 #     plus its switchtime sample, so it is >= its timerandwakeup part, and
-#     carries the same timer offset;
+#     carries the same timer offset; every switchtime event is followed by
+#     its timerwakeupswitch event, and the events number the histograms'
+#     samples, one or more (skipped only where tracefs or the lh_sample
+#     event is missing: no event at all is a failure);
 #  3. the max records of both name the sleeper (pid, priority 73, comm
 #     rt_sleeper), with the histogram's maximum; timerwakeupswitch's timer
 #     part is at most its latency;
@@ -64,6 +67,7 @@ sl_setup
 lh_plan 8
 lh_load_or_bail
 T=$(lh_tracefs) || T=
+[ -n "$T" ] && [ -d "$T/events/latency_hist/lh_sample" ] || T=
 
 lh_case_begin
 sl_start "$LH_TMP/sl" -c 1 -p $PRIO -i $PERIOD -l $L || lh_bail "rt_sleeper did not start"
@@ -72,7 +76,7 @@ lh_filter wakeup "$tid"
 lh_filter missed_timer_offsets "$tid"
 lh_enable $TYPES
 lh_reset wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup switchtime timerwakeupswitch
-if [ -n "$T" ] && [ -d "$T/events/latency_hist/lh_sample" ]; then
+if [ -n "$T" ]; then
 	echo 0 >"$T/tracing_on"
 	echo >"$T/trace"
 	echo "victim_pid == $tid" >"$T/events/latency_hist/lh_sample/filter"
@@ -82,7 +86,7 @@ fi
 sl_go
 sl_wait
 lh_disable_all
-if [ -n "$T" ] && [ -d "$T/events/latency_hist/lh_sample" ]; then
+if [ -n "$T" ]; then
 	echo 0 >"$T/events/latency_hist/lh_sample/enable"
 	echo 0 >"$T/events/latency_hist/lh_sample/filter"
 	grep 'lh_sample:' "$T/trace" >"$LH_TMP/events"
@@ -116,9 +120,9 @@ lh_case_end one_sample_each_per_wakeup_under_the_pid_filter
 # at the sys_exit: in the trace, each wakeup's three events follow each
 # other in that order.
 lh_case_begin
-if [ ! -s "$LH_TMP/events" ]; then
+if [ -z "$T" ]; then
 	lh_skip each_timerwakeupswitch_sample_is_timerandwakeup_plus_switchtime \
-		"no lh_sample events (no tracefs)"
+		"no tracefs, or no latency_hist/lh_sample event in it"
 else
 	awk -v tid="$tid" '
 		function field(k,    i) {
@@ -128,16 +132,24 @@ else
 		index($0, "victim=rt_sleeper:" tid " ") == 0 { next }
 		{ t = field("type"); lat = field("latency_us") + 0; off = field("timeroffset_us") + 0 }
 		t == "timerandwakeup" { taw = lat; tawoff = off; have = 1; next }
-		t == "switchtime" { st = lat; havest = have; next }
+		t == "switchtime" {
+			if (pend) { print "switchtime " st " without its timerwakeupswitch"; bad++ }
+			nst++; st = lat; havest = have; pend = 1; next
+		}
 		t == "timerwakeupswitch" {
 			n++
+			pend = 0
 			if (!havest) { print "timerwakeupswitch " lat " without its timerandwakeup and switchtime"; bad++ }
 			else if (lat != taw + st) { print "timerwakeupswitch " lat " != timerandwakeup " taw " + switchtime " st; bad++ }
 			else if (lat < taw) { print "timerwakeupswitch " lat " < timerandwakeup " taw; bad++ }
 			else if (off != tawoff) { print "timer part " off " != timerandwakeup timer part " tawoff; bad++ }
 			have = havest = 0
 		}
-		END { print "checked " n + 0 " timerwakeupswitch samples"; exit bad > 0 }
+		END {
+			if (pend) { print "switchtime " st " without its timerwakeupswitch"; bad++ }
+			print "checked " n + 0 " timerwakeupswitch samples of " nst + 0 " switchtime events"
+			exit bad > 0
+		}
 	' "$LH_TMP/events" >"$LH_TMP/pairs"
 	rc=$?
 	while IFS= read -r line; do
@@ -149,6 +161,9 @@ else
 	[ "$rc" = 0 ] || lh_err "per-sample sums do not hold"
 	n=$(grep -c 'type=timerwakeupswitch ' "$LH_TMP/events")
 	[ "$n" = "$twsw" ] || lh_err "$n timerwakeupswitch events, the histograms hold $twsw"
+	n=$(grep -c 'type=switchtime ' "$LH_TMP/events")
+	[ "$n" = "$st" ] || lh_err "$n switchtime events, the histograms hold $st"
+	[ "$st" -gt 0 ] || lh_err "no switchtime sample to check"
 	lh_case_end each_timerwakeupswitch_sample_is_timerandwakeup_plus_switchtime
 fi
 

@@ -14,7 +14,10 @@
 # all disabled and empty after load; on a kernel without the
 # preemptirq tracepoints the three critical-section histograms report
 # available=0 with a reason and enabling them fails with ENODEV plus one
-# dmesg line; no file shows anything that looks like a kernel address.
+# dmesg line; on a kernel with them (irq_disable and preempt_disable both
+# in tracefs) all three report available=1, or the tests that need them
+# (critical_sections.sh, explain_section_max.sh, clock_fallback.sh) would
+# skip there; no file shows anything that looks like a kernel address.
 #
 # requires: none
 
@@ -200,17 +203,24 @@ absent)
 	for h in irqsoff preemptoff preemptirqsoff; do
 		lh_available "$h" && lh_err "$h: available=1 without preemptirq tracepoints"
 	done
-	lh_case_end preemptirq_histograms_unavailable_without_tracepoints
+	lh_case_end preemptirq_availability_follows_the_tracepoints
 	;;
 present)
-	for h in irqsoff preemptoff preemptirqsoff; do
-		lh_diag "$(lh_status_line "$h")"
-	done
-	lh_skip preemptirq_histograms_unavailable_without_tracepoints \
-		"kernel has preemptirq tracepoints"
+	ev=$(lh_tracefs 2>/dev/null)/events/preemptirq
+	if [ -d "$ev/irq_disable" ] && [ -d "$ev/preempt_disable" ]; then
+		for h in irqsoff preemptoff preemptirqsoff; do
+			lh_diag "$(lh_status_line "$h")"
+			lh_available "$h" ||
+				lh_err "$h: not available, with the preemptirq tracepoints here: $(lh_status_line "$h")"
+		done
+		lh_case_end preemptirq_availability_follows_the_tracepoints
+	else
+		lh_skip preemptirq_availability_follows_the_tracepoints \
+			"only some preemptirq tracepoints here: $(cd "$ev" 2>/dev/null && echo *)"
+	fi
 	;;
 *)
-	lh_skip preemptirq_histograms_unavailable_without_tracepoints \
+	lh_skip preemptirq_availability_follows_the_tracepoints \
 		"cannot tell whether the kernel has preemptirq tracepoints"
 	;;
 esac
