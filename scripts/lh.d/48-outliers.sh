@@ -44,6 +44,42 @@ outlier_cpus()
 	done
 }
 
+# outlier_files TYPE.. - print the outliers-CPUx files of the TYPEs that
+# have outliers=1 in status, one a line; dies if one cannot be read
+outlier_files()
+{
+	type_rows 8
+	for OF_T in "$@"; do
+		word_in "$OF_T" "$TR_OUT" || continue
+		for OF_F in "$LH_ROOT/$OF_T"/outliers-CPU[0-9]*; do
+			[ -e "$OF_F" ] || continue
+			[ -r "$OF_F" ] || die "cannot read $OF_F (not root, or kernel lockdown?)"
+			printf '%s\n' "$OF_F"
+		done
+	done
+}
+
+# outlier_prom_text - the outlier counters of lh prom: for each log with a
+# budget, its records by cause and its dropped count, since the last reset
+outlier_prom_text()
+{
+	# shellcheck disable=SC2046 # a word list
+	OP_FILES=$(outlier_files $(tree_types)) || exit 2
+	[ -n "$OP_FILES" ] || return 0
+	# shellcheck disable=SC2016,SC2086 # awk code; one file a line
+	(IFS=$LH_NL; set -f; awk "$LH_AWK_LIB$LH_AWK_OUTLIER"'
+FNR == 1 { outlier_file(root) }
+{ rd_ln = FNR; outlier_line() }
+END {
+	if (lh_failed) exit 2
+	outlier_end()
+	for (k = 1; k <= ol_nlogs; k++)
+		if (oh_budget[ol_order[k]] > 0) { keys[++n] = ol_order[k]; drop[ol_order[k]] = oh_dropped[ol_order[k]] }
+	for (i = 1; i <= o_n; i++) cnt[o_key[i], o_f[i, "cause"]]++
+	if (n) outlier_prom("", n, keys, cnt, drop)
+}' root="$LH_ROOT" host_label="${LH_PROM_HOST:+$MT_HOST}" $OP_FILES)
+}
+
 # help_outliers - the usage of lh outliers
 help_outliers()
 {
@@ -104,20 +140,11 @@ cmd_outliers()
 	OU_NOW=
 	[ -z "$OU_DUR" ] || OU_NOW=$(date -u +%s) || die "outliers: date failed"
 	# shellcheck disable=SC2016,SC2086 # awk code; one file a line
-	(IFS=$LH_NL; set -f; awk "$LH_AWK_BASE$LH_AWK_OUTLIER"'
-FNR == 1 {
-	if (FNR != NR) outlier_done()
-	rd_file = FILENAME; seen[FILENAME] = 1; t = FILENAME; sub(/\/outliers-CPU[0-9]+$/, "", t); t = substr(t, length(root) + 2)
-	c = FILENAME; sub(/^.*\/outliers-CPU/, "", c)
-	outlier_begin(t, c)
-}
+	(IFS=$LH_NL; set -f; awk "$LH_AWK_LIB$LH_AWK_OUTLIER"'
+FNR == 1 { outlier_file(root) }
 { rd_ln = FNR; outlier_line() }
-# task - "comm/pid (prio)" of role (victim, culprit) of record i
+# task - "comm/pid" of role (victim, culprit) of record i
 function task(i, role) { return o_f[i, role "_comm"] "/" o_f[i, role "_pid"] }
-# tjson - the JSON of role of record i
-function tjson(i, role) {
-	return "{\"pid\": " o_f[i, role "_pid"] ", \"prio\": " o_f[i, role "_prio"] ", \"comm\": " jstr(o_f[i, role "_comm"]) "}"
-}
 # detail - the cause detail of record i, as text
 function detail(i,    k) {
 	k = o_f[i, "cause_kind"]
@@ -129,9 +156,7 @@ function detail(i,    k) {
 }
 END {
 	if (lh_failed) exit 2
-	if (NR) outlier_done()
-	for (i = 1; i < ARGC; i++)
-		if (ARGV[i] !~ /^[A-Za-z_][A-Za-z0-9_]*=/ && !(ARGV[i] in seen)) fail(ARGV[i] ": empty file")
+	outlier_end()
 	nt = split(types, tl, " ")
 	for (k = 1; k <= ol_nlogs; k++) {
 		split(ol_order[k], tc, SUBSEP)
@@ -174,17 +199,7 @@ END {
 		printf "], \"outliers\": ["
 		for (j = 1; j <= n; j++) {
 			i = sel[j]
-			printf "%s{\"type\": %s, \"cpu\": %s, \"seq\": %s, \"time_ns\": %s, \"time\": %s, \"latency_us\": %s, \"cause\": %s, ",
-			    (j > 1 ? ", " : ""), jstr(o_t[i]), o_c[i], o_f[i, "seq"], o_f[i, "time_ns"],
-			    jstr(sprintf("%sT%s.%06dZ", substr(ol_civil(wsec[i]), 1, 10), substr(ol_civil(wsec[i]), 12), int(wns[i] / 1000))),
-			    o_f[i, "latency_us"], jstr(o_f[i, "cause"])
-			printf "\"cause_detail\": %s, \"window_ns\": %s, ", o_f[i, "cause_kind"] == "-" ? "null" : \
-			    "{\"kind\": " jstr(o_f[i, "cause_kind"]) ", \"id\": " o_f[i, "cause_id"] ", \"name\": " jstr(o_f[i, "cause_name"]) "}",
-			    o_f[i, "window_ns"]
-			printf "\"hardirq\": %s, \"softirq\": %s, \"nmi\": %s, \"thread\": %s, \"other\": %s, \"victim\": %s, \"culprit\": %s, \"details\": [",
-			    o_f[i, "hardirq"], o_f[i, "softirq"], o_f[i, "nmi"], o_f[i, "thread"], o_f[i, "other"], tjson(i, "victim"), tjson(i, "culprit")
-			for (d = 1; d <= o_nd[i]; d++) printf "%s%s", (d > 1 ? ", " : ""), jstr(o_d[i, d])
-			printf "]}"
+			printf "%s%s", (j > 1 ? ", " : ""), outlier_json(i)
 		}
 		printf "]}\n"
 		exit 0

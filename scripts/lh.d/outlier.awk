@@ -2,10 +2,26 @@
 #
 # outlier.awk - LH_AWK_OUTLIER, the one reader of the outlier logs,
 # <type>/outliers-CPUx (Documentation/latency_hist.rst, "Outliers"), and
-# the wall clock of their records. Needs base.awk. 20-read.sh includes it
+# the wall clock of their records, their JSON and Prometheus counters.
+# Needs base.awk and hist.awk (LH_AWK_LIB). 20-read.sh includes it
 # into a single-quoted shell word: no single quote below this header. A
 # part of scripts/lh: see assemble.sh.
 
+# outlier_file - the file FILENAME (root/TYPE/outliers-CPUc) starts: ends
+# the one before it (outlier_done) and begins this one (outlier_begin)
+function outlier_file(root,    t, c) {
+	if (ol_nlogs) outlier_done()
+	rd_file = FILENAME; ol_seen[FILENAME] = 1
+	t = FILENAME; sub(/\/outliers-CPU[0-9]+$/, "", t); t = substr(t, length(root) + 2)
+	c = FILENAME; sub(/^.*\/outliers-CPU/, "", c)
+	outlier_begin(t, c)
+}
+# outlier_end - after the last file: fail on a file of ARGV that was empty
+function outlier_end(    i) {
+	if (ol_nlogs) outlier_done()
+	for (i = 1; i < ARGC; i++)
+		if (ARGV[i] !~ /^[A-Za-z_][A-Za-z0-9_]*=/ && !(ARGV[i] in ol_seen)) fail(ARGV[i] ": empty file")
+}
 # outlier_begin - the file rd_file of (t, c) starts: its header comes next
 function outlier_begin(t, c) {
 	ol_key = t SUBSEP c; ol_t = t; ol_c = c; ol_hdr = 0; ol_last = -1; ol_rec = 0
@@ -94,4 +110,42 @@ function ol_civil(s,    z, era, doe, yoe, y, doy, mp, d, m, r) {
 	m = mp < 10 ? mp + 3 : mp - 9
 	if (m <= 2) y++
 	return sprintf("%04d-%02d-%02d %02d:%02d:%02d", y, m, d, int(r / 3600), int(r % 3600 / 60), r % 60)
+}
+# outlier_prom - the outlier counters to out ("" is stdout; needs hist.awk)
+# for the logs keys[1..n] (t SUBSEP c): latency_hist_outliers_total from
+# cnt[key, cause] for every cause, latency_hist_outliers_dropped_total from
+# drop[key]
+function outlier_prom(out, n, keys, cnt, drop,    k, j, tc, nc, causes) {
+	nc = split("hardirq softirq nmi thread other unexplained", causes, " ")
+	pout(out, "# HELP latency_hist_outliers_total samples at or over the type budget (outlier_us), by cause")
+	pout(out, "# TYPE latency_hist_outliers_total counter")
+	for (k = 1; k <= n; k++) {
+		split(keys[k], tc, SUBSEP)
+		for (j = 1; j <= nc; j++)
+			pout(out, sprintf("latency_hist_outliers_total{%s,cause=\"%s\"} %.0f", plabels(tc[1], tc[2]), causes[j], cnt[keys[k], causes[j]]))
+	}
+	pout(out, "# HELP latency_hist_outliers_dropped_total outlier records the full log dropped, oldest first")
+	pout(out, "# TYPE latency_hist_outliers_dropped_total counter")
+	for (k = 1; k <= n; k++) {
+		split(keys[k], tc, SUBSEP)
+		pout(out, sprintf("latency_hist_outliers_dropped_total{%s} %.0f", plabels(tc[1], tc[2]), drop[keys[k]]))
+	}
+}
+# outlier_json - record i as JSON (Documentation/lh.rst, "outliers")
+function outlier_json(i,    w, s, d) {
+	split(ol_wall(i), w, " ")
+	s = "{\"type\": " jstr(o_t[i]) ", \"cpu\": " o_c[i] ", \"seq\": " o_f[i, "seq"] ", \"time_ns\": " o_f[i, "time_ns"] \
+	    ", \"time\": " jstr(sprintf("%sT%s.%06dZ", substr(ol_civil(w[1]), 1, 10), substr(ol_civil(w[1]), 12), int(w[2] / 1000))) \
+	    ", \"latency_us\": " o_f[i, "latency_us"] ", \"cause\": " jstr(o_f[i, "cause"]) ", \"cause_detail\": " \
+	    (o_f[i, "cause_kind"] == "-" ? "null" : "{\"kind\": " jstr(o_f[i, "cause_kind"]) ", \"id\": " o_f[i, "cause_id"] \
+	    ", \"name\": " jstr(o_f[i, "cause_name"]) "}") ", \"window_ns\": " o_f[i, "window_ns"] \
+	    ", \"hardirq\": " o_f[i, "hardirq"] ", \"softirq\": " o_f[i, "softirq"] ", \"nmi\": " o_f[i, "nmi"] \
+	    ", \"thread\": " o_f[i, "thread"] ", \"other\": " o_f[i, "other"] \
+	    ", \"victim\": " ol_task_json(i, "victim") ", \"culprit\": " ol_task_json(i, "culprit") ", \"details\": ["
+	for (d = 1; d <= o_nd[i]; d++) s = s (d > 1 ? ", " : "") jstr(o_d[i, d])
+	return s "]}"
+}
+# ol_task_json - the JSON of role (victim, culprit) of record i
+function ol_task_json(i, role) {
+	return "{\"pid\": " o_f[i, role "_pid"] ", \"prio\": " o_f[i, role "_prio"] ", \"comm\": " jstr(o_f[i, role "_comm"]) "}"
 }

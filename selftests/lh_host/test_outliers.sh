@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # test_outliers.sh - host tests of lh's side of the outlier log (issue 46):
-# `lh outliers` (table, --cpu, --since, --json, errors) against outliers-CPUx
+# `lh outliers` (table, --cpu, --since, --json, errors), the outlier
+# counters of lh prom, lh monitor's outlier events and lh report's outliers
+# per day, against outliers-CPUx
 # files that fixture.awk writes in the module's format
 # (module/outlier_print.c). Each case runs lh with LH_ROOT on a tree made
 # here, once per flavour of the tools lh may meet on a rig (gawk, mawk,
@@ -182,6 +184,114 @@ case_errors()
 	case_end errors_exit_2_and_print_nothing
 }
 
+# case_prom - lh prom: the records of each log by cause, and dropped
+case_prom()
+{
+	lh prom
+	expect_rc 0 "lh prom"
+	for want in 'latency_hist_outliers_total{type="wakeup",cpu="1",cause="hardirq"} 1' \
+		'latency_hist_outliers_total{type="wakeup",cpu="1",cause="thread"} 1' \
+		'latency_hist_outliers_total{type="wakeup",cpu="1",cause="softirq"} 0' \
+		'latency_hist_outliers_total{type="wakeup",cpu="0",cause="softirq"} 1' \
+		'latency_hist_outliers_total{type="missed_timer_offsets",cpu="0",cause="unexplained"} 1' \
+		'latency_hist_outliers_dropped_total{type="wakeup",cpu="1"} 11' \
+		'latency_hist_outliers_dropped_total{type="missed_timer_offsets",cpu="0"} 2' \
+		'# TYPE latency_hist_outliers_total counter'; do
+		grep -qxF "$want" "$TMP/out" || err "lh prom lacks '$want'"
+	done
+	! grep -q 'outliers.*type="wakeup/sharedprio"' "$TMP/out" || err "lh prom has series of a type without a budget"
+	[ "$(grep -c '^latency_hist_outliers_total{' "$TMP/out")" = 24 ] ||
+		err "lh prom: $(grep -c '^latency_hist_outliers_total{' "$TMP/out") outliers_total series, expected 4 logs x 6 causes"
+	case_end prom_outliers_by_cause_and_dropped
+}
+
+# mon_step SPEC_LINES - one lh monitor read (a new process each: a restart)
+# of a tree of wakeup's CPU1 log holding SPEC_LINES, into $TMP/m
+mon_step()
+{
+	{
+		printf '%s\n' "cpus 2" "status wakeup available=1 enabled=1 bytes=0 explain=1 outliers=1" "budget wakeup 4000"
+		printf '%s\n' "$@"
+	} >"$TMP/mspec"
+	rm -rf "$TMP/mt"
+	awk -v out="$TMP/mt" -f "$LT_DIR/fixture.awk" "$TMP/mspec" || err "fixture.awk failed"
+	LH_ROOT=$TMP/mt lh monitor --interval 5 --count 0 --types wakeup --out "$TMP/m" --prom "$TMP/m/lh.prom"
+	expect_rc 0 "lh monitor"
+}
+
+# case_monitor - three reads, each a new lh monitor: every record goes to
+# the series once; records the full log dropped before a read are one
+# outliers_missed event; the counters of --prom never go down, across a
+# reset (filed and dropped start again) too
+case_monitor()
+{
+	rm -rf "$TMP/m"
+	mkdir "$TMP/m"
+	mon_step "outlier wakeup 1 1 2073374100 7702 hardirq vector 236 local_timer" \
+		"outlier wakeup 1 2 3073374100 4100 thread thread 77 lh_spin"
+	[ ! -s "$TMP/err" ] || err "read 1 warned: $(cat "$TMP/err")"
+	mon_step "outlier wakeup 1 1 2073374100 7702 hardirq vector 236 local_timer" \
+		"outlier wakeup 1 2 3073374100 4100 thread thread 77 lh_spin" \
+		"outlier wakeup 1 3 4073374100 5100 softirq softirq 7 SCHED"
+	# a reset after seq 3 (filed 0), then 8 outliers into a log of 2: seq
+	# 4..9 dropped, 10 and 11 kept
+	mon_step "outlier wakeup 1 10 5073374100 7702 hardirq vector 236 local_timer" \
+		"outlier wakeup 1 11 6073374100 4100 nmi" "outlierlog wakeup 1 dropped=6"
+	expect_err "monitor: wakeup CPU1: 6 outlier records after seq 3 were dropped before lh read them" "read 3"
+	seqs=$(grep '"event": "outlier"' "$TMP/m/series.jsonl" | sed 's/.*"outlier": {"type": "wakeup", "cpu": 1, "seq": \([0-9]*\),.*/\1/' | tr '\n' ' ')
+	[ "$seqs" = "1 2 3 10 11 " ] || err "the series has the records of seq '$seqs', expected '1 2 3 10 11 '"
+	[ "$(grep -c '"event": "outliers_missed", "type": "wakeup", "cpu": "1", "after_seq": 3, "first_seq": 10, "missed": 6}' "$TMP/m/series.jsonl")" = 1 ] ||
+		err "no single outliers_missed event: $(grep missed "$TMP/m/series.jsonl")"
+	for want in 'latency_hist_outliers_total{type="wakeup",cpu="1",cause="hardirq"} 2' \
+		'latency_hist_outliers_total{type="wakeup",cpu="1",cause="thread"} 1' \
+		'latency_hist_outliers_total{type="wakeup",cpu="1",cause="softirq"} 1' \
+		'latency_hist_outliers_total{type="wakeup",cpu="1",cause="nmi"} 1' \
+		'latency_hist_outliers_dropped_total{type="wakeup",cpu="1"} 6'; do
+		grep -qxF "$want" "$TMP/m/lh.prom" || err "monitor --prom lacks '$want'"
+	done
+	# the same tree again: nothing new; then a reset that empties the log
+	# (dropped back to 0, the numbers go on): the counters stay
+	mon_step "outlier wakeup 1 10 5073374100 7702 hardirq vector 236 local_timer" \
+		"outlier wakeup 1 11 6073374100 4100 nmi" "outlierlog wakeup 1 dropped=6"
+	mon_step "outlierlog wakeup 1 first_seq=12 next_seq=12"
+	[ "$(grep -c '"event": "outlier"' "$TMP/m/series.jsonl")" = 5 ] || err "a record went to the series twice"
+	grep -qxF 'latency_hist_outliers_dropped_total{type="wakeup",cpu="1"} 6' "$TMP/m/lh.prom" ||
+		err "dropped_total after a reset: $(grep dropped_total "$TMP/m/lh.prom")"
+	grep -qxF 'latency_hist_outliers_total{type="wakeup",cpu="1",cause="hardirq"} 2' "$TMP/m/lh.prom" ||
+		err "outliers_total after a reset: $(grep 'cause="hardirq"' "$TMP/m/lh.prom")"
+	# a monitor that starts on a log which dropped records misses none
+	rm -rf "$TMP/m"
+	mkdir "$TMP/m"
+	mon_step "outlier wakeup 1 5 2073374100 7702 hardirq vector 236 local_timer" "outlierlog wakeup 1 dropped=4"
+	! grep -q outliers_missed "$TMP/m/series.jsonl" && [ ! -s "$TMP/err" ] ||
+		err "the first read reported records dropped before it: $(cat "$TMP/err")"
+	[ "$(grep -c '"event": "outlier"' "$TMP/m/series.jsonl")" = 1 ] || err "the first read did not take the record it found"
+	case_end monitor_three_restarts_each_outlier_once_gap_reported_counters_monotonic
+}
+
+# case_report - lh report: outliers per day, type and cause, the worst of each
+case_report()
+{
+	rm -rf "$TMP/m"
+	mkdir "$TMP/m"
+	mon_step "outlier wakeup 1 1 2073374100 7702 hardirq vector 236 local_timer" \
+		"outlier wakeup 1 2 3073374100 4100 thread thread 77 lh_spin"
+	mon_step "outlier wakeup 1 5 5073374100 5702 hardirq vector 236 local_timer" \
+		"outlier wakeup 1 6 90000000000000 4500 hardirq irq 11 virtio0" "outlierlog wakeup 1 dropped=4"
+	lh report "$TMP/m"
+	expect_rc 0 "lh report"
+	sed -n '/^Outliers/,$p' "$TMP/out" >"$TMP/got"
+	cat >"$TMP/want" <<'EOF'
+Outliers per day (UTC), by type and cause, and the worst of each (2 missed: dropped before lh read them):
+  day         type                 cause         count worst(us)  CPU  at            detail
+  2025-12-06  wakeup               hardirq           2      7702    1  05:46:42.073  vector local_timer
+  2025-12-06  wakeup               thread            1      4100    1  05:46:43.073  thread lh_spin
+  2025-12-07  wakeup               hardirq           1      4500    1  06:46:40.000  irq virtio0
+EOF
+	cmp -s "$TMP/want" "$TMP/got" || err "lh report: $(diff "$TMP/want" "$TMP/got" | tr '\n' '|')"
+	case_end report_outliers_per_day_type_cause_and_worst
+}
+
 echo "TAP version 13"
 make_tree "$TMP/t"
 export LH_ROOT="$TMP/t"
@@ -195,6 +305,9 @@ for f in ${*:-gawk mawk busybox}; do
 	case_since
 	case_json
 	case_errors
+	case_prom
+	case_monitor
+	case_report
 done
 
 echo "1..$ntest"
