@@ -8,8 +8,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # lh - answers from latency_hist's files: status, controls, percentiles, JSON,
-# snapshots with pass/fail gates, plots and Prometheus metrics, and long-term
-# monitoring (lh monitor, report, plot --over-time).
+# snapshots with pass/fail gates, plots and Prometheus metrics, long-term
+# monitoring (lh monitor, report, plot --over-time) and the outlier logs
+# (lh outliers).
 #
 # The module writes plain text files under /sys/kernel/debug/latency_hist/;
 # lh turns them into the answers an RT engineer or a fleet's CI wants, one

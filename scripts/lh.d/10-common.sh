@@ -104,7 +104,7 @@ prom_opt()
 
 # The commands, in the order of the usage list; each has a help_<cmd> beside
 # its cmd_<cmd>, which `lh CMD --help`, `lh help CMD` and the list print.
-LH_COMMANDS="status enable disable reset pid summary explain json snapshot compare plot prom monitor report run"
+LH_COMMANDS="status enable disable reset pid summary explain outliers json snapshot compare plot prom monitor report run"
 
 # usage - print the command list, from the help_<cmd> of every command
 usage()
@@ -151,8 +151,9 @@ need_tree()
 
 # load_types - read the types of LH_ROOT/status (status_line of the awk
 # library): LH_TYPE_ROWS, one line per histogram in status order, "histogram
-# switch needs pid available slow explain" (needs comma separated or -, the
-# rest 0 or 1: a pid filter, available=1, syscall_slow_path=1, explain=1),
+# switch needs pid available slow explain outliers" (needs comma separated or
+# -, the rest 0 or 1: a pid filter, available=1, syscall_slow_path=1,
+# explain=1, outliers=1),
 # LH_HISTS (status order), LH_SWITCHES (each after the switches it needs) and
 # LH_PID_SWITCHES (the histograms whose directory holds a pid filter); dies on
 # a line that is not a status line
@@ -186,7 +187,7 @@ END {
 	print line
 	for (i = 1; i <= st_n; i++) {
 		t = st_order[i]
-		print t, st_switch[t], st_needs[t], st_pid[t], st_avail[t], st_slow[t], st_explain[t]
+		print t, st_switch[t], st_needs[t], st_pid[t], st_avail[t], st_slow[t], st_explain[t], st_outliers[t]
 	}
 }' "$LH_ROOT/status") || exit 2
 	LH_SWITCHES=${LH_TYPE_ROWS%%"$LH_NL"*}
@@ -222,8 +223,8 @@ word_in()
 type_rows()
 {
 	TR_OUT=
-	while read -r TR_1 TR_2 _ TR_4 TR_5 TR_6 TR_7; do
-		case $1 in 4) TR_N=$TR_4 ;; 5) TR_N=$TR_5 ;; 6) TR_N=$TR_6 ;; *) TR_N=$TR_7 ;; esac
+	while read -r TR_1 TR_2 _ TR_4 TR_5 TR_6 TR_7 TR_8; do
+		case $1 in 4) TR_N=$TR_4 ;; 5) TR_N=$TR_5 ;; 6) TR_N=$TR_6 ;; 7) TR_N=$TR_7 ;; *) TR_N=${TR_8%% *} ;; esac
 		[ "$TR_N" = 1 ] || continue
 		case ${2:-1} in 1) TR_OUT="$TR_OUT $TR_1" ;; *) TR_OUT="$TR_OUT $TR_2" ;; esac
 	done <<EOF

@@ -12,7 +12,8 @@
 # and the parsers that check each file against the module's format. In two
 # parts: LH_AWK_BASE, what a program that reads only the status file needs
 # (load_types, which every command runs), and LH_AWK_HIST, the readers of
-# the histograms' files and what prints them; LH_AWK_LIB is both. busybox
+# the histograms' files and what prints them; LH_AWK_LIB is both;
+# LH_AWK_OUTLIER reads the outlier logs. busybox
 # awk parses a program at every start, a few ms per 10 KB on a small rig.
 # shellcheck disable=SC2016 # awk code, not shell
 LH_AWK_BASE='
@@ -23,6 +24,11 @@ LH_AWK_HIST='
 #lh-include hist.awk
 '
 LH_AWK_LIB=$LH_AWK_BASE$LH_AWK_HIST
+# The reader of the outlier logs (lh outliers), after LH_AWK_BASE.
+# shellcheck disable=SC2016 # awk code, not shell
+LH_AWK_OUTLIER='
+#lh-include outlier.awk
+'
 
 # hist_rows TYPE - print the files that hold TYPE's histograms: its rows
 # file, or on a module older than it the CPUx files

@@ -125,6 +125,7 @@ cmd_plot()
 }
 
 # prom_text - the Prometheus text exposition of every histogram of the tree
+# and of its outlier logs (outlier_prom_text)
 prom_text()
 {
 	MT_HOST=
@@ -135,7 +136,8 @@ prom_text()
 function END_OUTPUT(    i) {
 	for (i = 1; i <= st_n; i++) summary_done(st_order[i])
 	prom_text(st_n, st_order, ncpu, cpus, "")
-}' bounds="$LH_PROM_BOUNDS" host_label="${LH_PROM_HOST:+$MT_HOST}" $PT_FILES)
+}' bounds="$LH_PROM_BOUNDS" host_label="${LH_PROM_HOST:+$MT_HOST}" $PT_FILES) || exit 2
+	outlier_prom_text
 }
 
 # help_prom - the usage of lh prom

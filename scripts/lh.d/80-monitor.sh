@@ -141,7 +141,7 @@ mon_cleanup()
 		[ "$ML_PID" != $$ ] || MC_OURS=$MO_PIDF
 	fi
 	# (one rm for all: each is a fork)
-	rm -f "$MO_LIST" "$MO_DIR/monitor.err" "$MO_DIR/monitor.grep" "$MO_STATE.tmp" ${MO_PROMTMP:+"$MO_PROMTMP"} \
+	rm -f "$MO_LIST" "$MO_DIR/monitor.err" "$MO_DIR/monitor.grep" "$MO_STATE.tmp" ${MO_PROMTMP:+"$MO_PROMTMP" "$MO_PROMTMP.outliers"} \
 		${MC_OURS:+"$MC_OURS"}
 }
 
@@ -322,6 +322,93 @@ mon_check()
 	(trap '' INT TERM; IFS=$LH_NL; set -f; lh_awk 'function END_OUTPUT() { }' $MC_FILES)
 }
 
+# mon_outliers - append the outlier records read for the first time to
+# the series, each once, and with --prom their counters to
+# MO_PROMTMP.outliers (which mon_read adds to the Prometheus file). DIR/outliers.state keeps per type and CPU the last seq read, the
+# log's reset mark (next_seq - 1 - filed, which a reset moves), its dropped
+# count then, and the totals: dropped and records read per cause, summed
+# over resets. A log whose first record is after the last seq read has
+# lost records to a full log: an "outliers_missed" event says how many. A
+# next_seq below the last read is a new load: its numbers start again.
+# Returns 1 (the state and the series as they were) if a log is malformed.
+mon_outliers()
+{
+	type_rows 8
+	MU_T=
+	for MU_X in $MO_TYPES; do
+		word_in "$MU_X" "$TR_OUT" && MU_T="$MU_T $MU_X"
+	done
+	[ -n "$MU_T" ] || return 0
+	# shellcheck disable=SC2086 # a word list
+	MU_FILES=$(outlier_files $MU_T) || return 1
+	[ -n "$MU_FILES" ] || return 0
+	[ -e "$MO_DIR/outliers.state" ] || : >"$MO_DIR/outliers.state" || return 1
+	# shellcheck disable=SC2016,SC2086 # awk code; one file a line
+	(trap '' INT TERM; IFS=$LH_NL; set -f; awk -v statef="$MO_DIR/outliers.state" "$LH_AWK_LIB$LH_AWK_OUTLIER"'
+BEGIN {
+	nc = split("hardirq softirq nmi thread other unexplained", causes, " ")
+	rd_file = statef
+	while ((r = (getline line < statef)) > 0) {
+		n = split(line, f, " ")
+		if (n != 6 + nc) fail(statef ": a line that is not \"TYPE CPU LAST_SEQ MARK DROPPED DROPPED_TOTAL <6 causes>\"")
+		key = f[1] SUBSEP f[2]
+		keys[++nk] = key; known[key] = 1
+		last[key] = f[3]; mark[key] = f[4]; ldrop[key] = f[5]; drop[key] = f[6]
+		for (j = 1; j <= nc; j++) cnt[key, causes[j]] = f[6 + j]
+	}
+	close(statef)
+	if (r < 0) fail(statef ": cannot read it")
+}
+FNR == 1 { outlier_file(root) }
+{ rd_ln = FNR; outlier_line() }
+END {
+	if (lh_failed) exit 2
+	outlier_end()
+	jnow = "\"" now_iso "\""
+	for (k = 1; k <= ol_nlogs; k++) {
+		key = ol_order[k]
+		if (oh_budget[key] == 0 && oh_next[key] == 0) continue
+		split(key, tc, SUBSEP)
+		# (a log seen first: what it dropped before is not missed)
+		if (!(key in known)) {
+			keys[++nk] = key; known[key] = 1; mark[key] = -1; ldrop[key] = 0; drop[key] = 0
+			last[key] = oh_first[key] > 0 ? oh_first[key] - 1 : 0
+		}
+		if (oh_next[key] - 1 < last[key]) { last[key] = 0; mark[key] = -1 }
+		m = oh_next[key] - 1 - oh_filed[key]
+		drop[key] += m == mark[key] ? oh_dropped[key] - ldrop[key] : oh_dropped[key]
+		mark[key] = m; ldrop[key] = oh_dropped[key]
+		if (oh_kept[key] > 0 && oh_first[key] > last[key] + 1) {
+			printf "{\"time\": %s, \"time_epoch_s\": %s, \"event\": \"outliers_missed\", \"type\": %s, \"cpu\": \"%s\", \"after_seq\": %s, \"first_seq\": %s, \"missed\": %s}\n",
+			    jnow, now_s, jstr(tc[1]), tc[2], last[key], oh_first[key], oh_first[key] - last[key] - 1 >> series
+			printf "lh: monitor: %s CPU%s: %s outlier records after seq %s were dropped before lh read them\n",
+			    tc[1], tc[2], oh_first[key] - last[key] - 1, last[key] > "/dev/stderr"
+		}
+	}
+	for (i = 1; i <= o_n; i++) {
+		key = o_key[i]
+		if (o_f[i, "seq"] + 0 <= last[key]) continue
+		printf "{\"time\": %s, \"time_epoch_s\": %s, \"event\": \"outlier\", \"outlier\": %s}\n", jnow, now_s, outlier_json(i) >> series
+		cnt[key, o_f[i, "cause"]]++
+		got[key] = o_f[i, "seq"] + 0
+	}
+	close(series)
+	for (k = 1; k <= nk; k++) {
+		key = keys[k]
+		if (key in got) last[key] = got[key]
+		split(key, tc, SUBSEP)
+		line = tc[1] " " tc[2] " " last[key] " " mark[key] " " ldrop[key] " " drop[key]
+		for (j = 1; j <= nc; j++) line = line " " (cnt[key, causes[j]] + 0)
+		print line > newstatef
+	}
+	close(newstatef)
+	if (promtmp != "") { outlier_prom(promtmp, nk, keys, cnt, drop); close(promtmp) }
+}' root="$LH_ROOT" newstatef="$MO_DIR/outliers.state.tmp" series="$MO_SERIES" \
+		promtmp="${MO_PROMTMP:+$MO_PROMTMP.outliers}" host_label="${LH_PROM_HOST:+$MO_HOST}" now_s="$MO_NOW_S" now_iso="$MO_NOW_ISO" \
+		fail_prefix=monitor $MU_FILES &&
+		mv -f "$MO_DIR/outliers.state.tmp" "$MO_DIR/outliers.state")
+}
+
 # mon_read START [STOP] - one read: the interval's records into the series,
 # the new state, the Prometheus file (START=1: the start read, with the start
 # event; STOP: the reason of a stop event after the records).
@@ -347,6 +434,9 @@ mon_read()
 	mon_series_end
 	# (a test, not an rm every read: each rm is a fork)
 	[ ! -e "$MO_STATE.tmp" ] || rm -f "$MO_STATE.tmp"
+	# (the outlier records before the interval's: a stop event stays last)
+	[ -z "$MO_PROMTMP" ] || rm -f "$MO_PROMTMP.outliers"
+	mon_outliers || warn "monitor: the outlier logs could not be read (above); the next read takes their records"
 	# shellcheck disable=SC2016 # awk code
 	if (trap '' INT TERM
 	    awk "$LH_AWK_LIB$LH_MON_AWK" root="$LH_ROOT" statef="$MO_STATE" newstatef="$MO_STATE.tmp" prev_s="$MO_LAST_S" \
@@ -359,6 +449,10 @@ mon_read()
 			mv -f "$MO_STATE.tmp" "$MO_STATE" || die "monitor: cannot write $MO_STATE"
 		fi
 		MO_LAST_S=$MO_NOW_S
+		if [ -e "$MO_PROMTMP.outliers" ]; then
+			cat "$MO_PROMTMP.outliers" >>"$MO_PROMTMP"
+			rm -f "$MO_PROMTMP.outliers"
+		fi
 		if [ -n "$MO_PROM" ] && ! mv -f "$MO_PROMTMP" "$MO_PROM"; then
 			warn "monitor: cannot write $MO_PROM"
 		fi
@@ -366,7 +460,7 @@ mon_read()
 		MO_LAST_ERR=
 		return 0
 	fi
-	rm -f "$MO_STATE.tmp" ${MO_PROMTMP:+"$MO_PROMTMP"}
+	rm -f "$MO_STATE.tmp" ${MO_PROMTMP:+"$MO_PROMTMP" "$MO_PROMTMP.outliers"}
 	MO_ERR=$(sed -n '1s/^lh: monitor: //p' "$MO_DIR/monitor.err")
 	MO_ERR=${MO_ERR:-the read failed}
 	return 1

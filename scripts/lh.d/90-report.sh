@@ -125,6 +125,19 @@ function who(line,    m) {
 }
 /^\{/ {
 	ev = sfield($0, "event")
+	if (ev == "outlier") {
+		o = substr($0, index($0, "\"outlier\": {") + 11)
+		ot = sfield(o, "time"); ok = substr(ot, 1, 10) SUBSEP sfield(o, "type") SUBSEP sfield(o, "cause")
+		if (!(ok in ocount)) oorder[++nok] = ok
+		ocount[ok]++
+		lat = sfield(o, "latency_us") + 0
+		if (ocount[ok] == 1 || lat > oworst[ok]) {
+			oworst[ok] = lat; oworstc[ok] = sfield(o, "cpu"); oworstt[ok] = substr(ot, 12, 12)
+			oworstd[ok] = sfield(o, "kind") == "" ? "-" : sfield(o, "kind") " " sfield(o, "name")
+		}
+		next
+	}
+	if (ev == "outliers_missed") { omissed += sfield($0, "missed"); next }
 	if (ev != "") {
 		nev++
 		if (ev == "start") {
@@ -208,6 +221,14 @@ END {
 		day_pcts(dk)
 		printf "  %-10s  %-20s %12.0f %8s %8s %8s %4s  %s\n", a[1], a[2], dsamples[dk], dp[1], dp[2],
 		    dworstv[dk], dworstc[dk], dworstt[dk]
+	}
+	if (!nok && !omissed) exit 0
+	printf "\nOutliers per day (UTC), by type and cause, and the worst of each (%d missed: dropped before lh read them):\n", omissed
+	printf "  %-10s  %-20s %-11s %7s %9s %4s  %-12s  %s\n", "day", "type", "cause", "count", "worst(us)", "CPU", "at", "detail"
+	for (i = 1; i <= nok; i++) {
+		split(oorder[i], a, SUBSEP)
+		printf "  %-10s  %-20s %-11s %7d %9s %4s  %-12s  %s\n", a[1], a[2], a[3], ocount[oorder[i]], oworst[oorder[i]],
+		    oworstc[oorder[i]], oworstt[oorder[i]], oworstd[oorder[i]]
 	}
 }' top="$RE_TOP" file="$RE_FILE"
 }

@@ -23,6 +23,7 @@ main()
 	pid) cmd_pid "$@" ;;
 	summary) cmd_summary "$@" ;;
 	explain) cmd_explain "$@" ;;
+	outliers) cmd_outliers "$@" ;;
 	json) cmd_json "$@" ;;
 	snapshot) cmd_snapshot "$@" ;;
 	compare) cmd_compare "$@" ;;

@@ -34,7 +34,7 @@ function jstr(s,    out, i, c) {
 }
 # status_line - check the status line $0; keep per type st_avail, st_en,
 # st_bytes, st_reason, st_switch, st_needs (comma separated or -), st_pid,
-# st_slow (syscall_slow_path=1), st_explain (0 or 1 each), and the types in
+# st_slow (syscall_slow_path=1), st_explain, st_outliers (0 or 1 each), and the types in
 # st_order[1..st_n]. A status without the switch= field (a latency_hist
 # before it) names the switch of each histogram by its first path component.
 function status_line(    k) {
@@ -43,13 +43,14 @@ function status_line(    k) {
 	st_avail[$1] = substr($2, 11) + 0; st_en[$1] = substr($3, 9) + 0; st_bytes[$1] = substr($4, 7)
 	st_reason[$1] = index($0, " reason=") ? substr($0, index($0, " reason=") + 8) : ""
 	st_switch[$1] = $1; sub(/\/.*/, "", st_switch[$1])
-	st_needs[$1] = "-"; st_pid[$1] = 0; st_slow[$1] = 0; st_explain[$1] = 0
+	st_needs[$1] = "-"; st_pid[$1] = 0; st_slow[$1] = 0; st_explain[$1] = 0; st_outliers[$1] = 0
 	for (k = 5; k <= NF && $k !~ /^reason=/; k++) {
 		if ($k ~ /^switch=/) st_switch[$1] = substr($k, 8)
 		else if ($k ~ /^needs=/) st_needs[$1] = substr($k, 7)
 		else if ($k == "pid=1") st_pid[$1] = 1
 		else if ($k == "syscall_slow_path=1") st_slow[$1] = 1
 		else if ($k == "explain=1") st_explain[$1] = 1
+		else if ($k == "outliers=1") st_outliers[$1] = 1
 	}
 	st_order[++st_n] = $1
 }

@@ -28,6 +28,17 @@
 #                                 module prints it (module/irq_lines.c); irq, a
 #                                 type the default tree leaves out, is there when
 #                                 `types` names it
+#   budget TYPE US                TYPE/outlier_us, and an outliers-CPUx file per CPU
+#                                 (module/outlier_print.c) with the records below
+#   outlier TYPE CPU SEQ TIME_NS LATENCY_US CAUSE [KIND ID NAME]
+#                                 a record of TYPE's log on CPU, in SEQ order: its
+#                                 window is LATENCY_US ms plus 500 ns, all in CAUSE
+#                                 but 500 ns of idle (all in other for other and
+#                                 unexplained), one detail line of KIND
+#   outlierlog TYPE CPU KEY=VALUE..  header fields (dropped, first_seq, next_seq,
+#                                 realtime_offset_ns) other than the ones the records
+#                                 give: kept their count, filed kept + dropped,
+#                                 first_seq the first's, next_seq the last's + 1
 
 BEGIN {
 	ncpus = 2
@@ -41,6 +52,16 @@ BEGIN {
 }
 
 /^#/ || NF == 0 { next }
+$1 == "budget" { budget[$2] = $3; next }
+$1 == "outlier" {
+	k = ++onr[$2, $3]
+	orec[$2, $3, k] = $0
+	next
+}
+$1 == "outlierlog" {
+	for (i = 4; i <= NF; i++) { split($i, kv, "="); ohdr[$2, $3, kv[1]] = kv[2] }
+	next
+}
 $1 == "cpus" { ncpus = $2 + 0; next }
 $1 == "types" {
 	for (i = 1; i <= nhists; i++) present[hists[i]] = 0
@@ -170,6 +191,52 @@ function switch_of(t) {
 	return t
 }
 
+# outlier_rec - the record line and detail lines of spec line s, as
+# module/outlier_print.c prints them
+function outlier_rec(s,    f, n, win, cat, i, line, kind) {
+	n = split(s, f, " ")
+	win = f[6] * 1000 + 500
+	for (i = split("hardirq softirq nmi thread other", cats, " "); i > 0; i--) cat[cats[i]] = 0
+	if (f[7] == "other" || f[7] == "unexplained") cat["other"] = win
+	else { cat[f[7]] = win - 500; cat["other"] = 500 }
+	kind = n >= 8 ? f[8] : "-"
+	line = sprintf("outlier seq=%s time_ns=%s latency_us=%s cause=%s cause_kind=%s cause_id=%s cause_name=%s window_ns=%d",
+	    f[4], f[5], f[6], f[7], kind, n >= 9 ? f[9] : -1, n >= 10 ? f[10] : "-", win)
+	line = line sprintf(" hardirq=%d softirq=%d nmi=%d thread=%d other=%d", cat["hardirq"], cat["softirq"], cat["nmi"],
+	    cat["thread"], cat["other"])
+	line = line sprintf(" victim_pid=%d victim_prio=80 victim_comm=rt_sleeper culprit_pid=%d culprit_prio=-21 culprit_comm=%s",
+	    400 + f[4], kind == "thread" ? f[9] : 0, kind == "thread" ? f[10] : "swapper/" f[3])
+	if (kind == "irq" || kind == "vector" || kind == "softirq")
+		line = line "\n  " kind " " f[9] " " f[10] " 1 " (win - 500)
+	else if (kind == "thread")
+		line = line "\n  thread " f[9] " 1 " f[10] " " (win - 500)
+	if (f[7] != "other" && f[7] != "unexplained")
+		line = line "\n  idle 500"
+	return line
+}
+
+# outlier_file - write TYPE/outliers-CPUc
+function outlier_file(t, c, f,    k, n, first, next_seq, dropped, unexpl, last, a) {
+	n = onr[t, c] + 0
+	dropped = ((t, c, "dropped") in ohdr) ? ohdr[t, c, "dropped"] : 0
+	unexpl = 0
+	for (k = 1; k <= n; k++) {
+		split(orec[t, c, k], a, " ")
+		if (k == 1) first = a[4]
+		last = a[4]
+		if (a[7] == "unexplained") unexpl++
+	}
+	next_seq = n ? last + 1 : (((t, c, "next_seq") in ohdr) ? ohdr[t, c, "next_seq"] : 1)
+	if (!n) first = next_seq
+	if ((t, c, "first_seq") in ohdr) first = ohdr[t, c, "first_seq"]
+	if ((t, c, "next_seq") in ohdr) next_seq = ohdr[t, c, "next_seq"]
+	printf "#outliers budget_us=%d filed=%d kept=%d dropped=%d unexplained=%d first_seq=%d next_seq=%d realtime_offset_ns=%s\n",
+	    budget[t], n + dropped, n, dropped, unexpl, first, next_seq,
+	    ((t, c, "realtime_offset_ns") in ohdr) ? ohdr[t, c, "realtime_offset_ns"] : "1765000000000000000" > f
+	for (k = 1; k <= n; k++) print outlier_rec(orec[t, c, k]) > f
+	close(f)
+}
+
 # row_fields - the status fields of t's row in the module's type list
 function row_fields(t,    sw, needs) {
 	sw = switch_of(t)
@@ -209,6 +276,10 @@ END {
 			}
 		}
 		if (rows) rows_file(t, d "/rows")
+		if (t in budget) {
+			print budget[t] > (d "/outlier_us"); close(d "/outlier_us")
+			for (c = 0; c < ncpus; c++) outlier_file(t, c, d "/outliers-CPU" c)
+		}
 		if (t in lines) { printf "%s", lines[t] > (d "/lines"); close(d "/lines") }
 		printf "" > (d "/reset"); close(d "/reset")
 		if (t == "wakeup" || t == "missed_timer_offsets") {
