@@ -53,5 +53,4 @@ extern struct lh_irq_line lh_irq_lines[LH_IRQ_NR_LINES];
 extern atomic_long_t lh_irq_other;
 extern const char *lh_irq_threaded_by;	/* set at load; NULL: not threaded */
 
-
 #endif /* LH_IRQ_PRIV_H */
