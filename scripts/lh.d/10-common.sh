@@ -113,7 +113,8 @@ usage()
 	for US_C in $LH_COMMANDS; do
 		"help_$US_C"
 	done
-	echo "  version | --version | help [COMMAND]"
+	echo "  version | --version | -V      lh's version and the loaded module's"
+	echo "  help [COMMAND]                  this list, or COMMAND's usage"
 	echo "Tree: LH_ROOT (default /sys/kernel/debug/latency_hist). Exit status and all: lh(1)."
 }
 
@@ -337,11 +338,63 @@ ctl_param()
 	esac
 }
 
+# switch_reason SWITCH - print why SWITCH cannot be switched on, from the
+# tree's status file read afresh: the reason= of a histogram it drives that
+# is not available ("preemptirq tracepoints not present in this kernel"), or
+# the switches it needs that are off; print nothing if neither
+switch_reason()
+{
+	# shellcheck disable=SC2016 # awk code
+	awk "$LH_AWK_BASE"'
+{ rd_file = FILENAME; rd_ln = FNR; status_line() }
+END {
+	for (i = 1; i <= st_n; i++) {
+		t = st_order[i]
+		if (st_switch[t] != s) continue
+		if (!st_avail[t]) { print "not available: " (st_reason[t] != "" ? st_reason[t] : "this kernel cannot measure " t); exit }
+		k = split(st_needs[t] == "-" ? "" : st_needs[t], nd, ",")
+		for (j = 1; j <= k; j++)
+			for (u = 1; u <= st_n; u++)
+				if (st_order[u] == nd[j] && !st_en[nd[j]]) { off = off (off == "" ? "" : " ") nd[j]; break }
+	}
+	if (off != "") print "it needs " off " switched on first"
+}' s="$1" "$LH_ROOT/status" 2>/dev/null
+}
+
+# write_why FILE VALUE ERR - print why the write of VALUE to the control
+# FILE failed, for a user: ERR is what the shell said, which names the errno
+# when the open failed and, for a failed write(2), only "I/O error" (dash) or
+# "write failed" (busybox); the module's errors mean (module/control.c)
+# ENODEV a type this kernel cannot measure or a module being unloaded,
+# EINVAL a value or a dependency refused, EBUSY a control in use, EPERM
+# kernel lockdown; for an enable switch the status file says which
+write_why()
+{
+	case $3 in
+	*"No such device"*) WW_WHY="ENODEV: a type this kernel cannot measure, or the module is being unloaded" ;;
+	*"busy"*) WW_WHY="EBUSY: the control is in use; try again" ;;
+	*"Invalid argument"*) WW_WHY="EINVAL: the module does not take this value now (a switch it needs off?)" ;;
+	*"not permitted"*) WW_WHY="EPERM: kernel lockdown refuses debugfs writes" ;;
+	*"ermission denied"*) WW_WHY="EACCES: latency_hist's controls are root-only" ;;
+	*"I/O error"* | *"write failed"* | *"write error"* | *"No space"* | "") WW_WHY= ;;
+	*) WW_WHY=${3##*: } ;;
+	esac
+	WW_REL=${1#"$LH_ROOT"/}
+	case $WW_REL:$2 in
+	enable/*:1)
+		WW_SW=$(switch_reason "${WW_REL#enable/}")
+		[ -z "$WW_SW" ] || WW_WHY=$WW_SW
+		;;
+	esac
+	printf 'the module refused the write of %s to %s: %s\n' "'$2'" "$1" \
+		"${WW_WHY:-$(basename "$1") refused it; lh status and dmesg say why}"
+}
+
 # write_control FILE VALUE - one write of "VALUE\n" to a control file; when
 # debugfs refuses it with EPERM (kernel lockdown refuses every debugfs file
 # with a write bit) the same write goes to the module parameter that does
 # the same (ctl_param), saying so on stderr; on failure print why on stderr
-# and return 1
+# (write_why, never the shell's words alone) and return 1
 write_control()
 {
 	if WC_ERR=$({ printf '%s\n' "$2" >"$1"; } 2>&1); then
@@ -356,11 +409,13 @@ write_control()
 				warn "debugfs refused ${1#"$LH_ROOT"/} (kernel lockdown?): wrote $WC_PARAM=$WC_VAL to $LH_SYSMODULE/parameters instead"
 				return 0
 			fi
-			WC_ERR="$WC_ERR; $LH_SYSMODULE/parameters/$WC_PARAM: ${WC_ERR2:-write failed}"
+			warn "$(write_why "$1" "$2" "$WC_ERR")"
+			warn "$(write_why "$LH_SYSMODULE/parameters/$WC_PARAM" "$WC_VAL" "$WC_ERR2")"
+			return 1
 		fi
 		;;
 	esac
-	warn "cannot write '$2' to $1: ${WC_ERR:-write failed}"
+	warn "$(write_why "$1" "$2" "$WC_ERR")"
 	return 1
 }
 

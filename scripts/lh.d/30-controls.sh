@@ -53,8 +53,15 @@ cmd_enable()
 	[ $# -gt 0 ] || die "enable: name at least one type (or all)"
 	need_tree
 	EN_SW=$(to_switches "$@") || exit 2
-	# shellcheck disable=SC2086 # a word list
 	EN_SW=$(with_deps $EN_SW)
+	# a type this kernel cannot measure is refused before any write, with
+	# the reason the module gives in status
+	for EN_S in $EN_SW; do
+		EN_WHY=$(switch_reason "$EN_S")
+		case $EN_WHY in
+		"not available"*) die "enable $EN_S: $EN_WHY (lh status); nothing was changed" ;;
+		esac
+	done
 	EN_DONE=
 	for EN_S in $EN_SW; do
 		[ "$(switch_enabled "$EN_S")" = 1 ] && continue
@@ -62,7 +69,7 @@ cmd_enable()
 			for EN_U in $(reverse $EN_DONE); do
 				write_control "$LH_ROOT/enable/$EN_U" 0
 			done
-			die "enable $EN_S failed (see $LH_ROOT/status); nothing was changed"
+			die "enable $EN_S failed; nothing was changed"
 		fi
 		EN_DONE="$EN_DONE $EN_S"
 	done

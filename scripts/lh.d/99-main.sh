@@ -5,6 +5,15 @@
 
 # ------------------------------------------------------------------ main
 
+# cmd_version - print lh's version and the loaded module's, from its sysfs
+# directory; "not loaded" when it cannot be read, never an error
+cmd_version()
+{
+	LV_MOD=
+	[ ! -r "$LH_SYSMODULE/version" ] || LV_MOD=$(read_value "$LH_SYSMODULE/version" 2>/dev/null)
+	echo "lh $LH_VERSION (JSON schema $LH_JSON_SCHEMA_VERSION), module ${LV_MOD:-not loaded}"
+}
+
 # main - dispatch the command
 main()
 {
@@ -32,9 +41,10 @@ main()
 	run) cmd_run "$@" ;;
 	monitor) cmd_monitor "$@" ;;
 	report) cmd_report "$@" ;;
-	version | --version) echo "lh $LH_VERSION (JSON schema $LH_JSON_SCHEMA_VERSION)" ;;
+	version | --version | -V) cmd_version ;;
 	help | -h | --help)
 		[ $# -eq 0 ] && { usage; exit 0; }
+		case $1 in -h | --help) usage; exit 0 ;; esac
 		help_command "$1" || die "help: unknown command '$1'" ;;
 	*) usage >&2; die "unknown command '$LH_CMD'" ;;
 	esac

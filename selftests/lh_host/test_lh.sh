@@ -611,6 +611,18 @@ case_help()
 	expect_rc 0 "lh --version"
 	[ "$(cut -d' ' -f2 "$TMP/out")" = "$(cat "$LT_DIR/../../VERSION")" ] ||
 		err "lh --version says '$(cat "$TMP/out")', VERSION is $(cat "$LT_DIR/../../VERSION")"
+	# -V as rtla's; the module's version from its sysfs directory, or "not loaded"
+	mkdir -p "$TMP/sysmod-v"
+	echo 9.8.7 >"$TMP/sysmod-v/version"
+	LH_SYSMODULE=$TMP/sysmod-v lh -V
+	expect_rc 0 "lh -V"
+	grep -q "^lh $(cat "$LT_DIR/../../VERSION") .*module 9.8.7\$" "$TMP/out" || err "lh -V with a module: '$(cat "$TMP/out")'"
+	LH_SYSMODULE=$TMP/nomodule lh --version
+	expect_rc 0 "lh --version without the module"
+	grep -q "module not loaded\$" "$TMP/out" || err "lh --version without the module: '$(cat "$TMP/out")'"
+	lh help --help
+	expect_rc 0 "lh help --help"
+	grep -q "^usage: lh COMMAND" "$TMP/out" || err "lh help --help: '$(head -c 200 "$TMP/out")' $(cat "$TMP/err")"
 	case_end every_command_has_help_and_exits_0
 }
 
@@ -875,6 +887,29 @@ assert json.load(sys.stdin)["types"]["irq"]["lines"]["lines"][0]["p99"] == 31
 	case_end per_line_views
 }
 
+# case_refused - a write the module refuses names the cause, never a shell's
+# "printf: I/O error" or "write failed": a type this kernel cannot measure is
+# refused before any write with the reason status gives; a write that fails
+# (here /dev/full: the write(2) fails, as the module's ENODEV/EBUSY/EINVAL do)
+# says what the module refuses and where to look
+case_refused()
+{
+	make_main
+	LH_ROOT=$TMP/main
+	lh enable wakeup irqsoff
+	expect_rc 2 "enable irqsoff without preemptirq tracepoints"
+	expect_err "enable preemptirqsoff: not available: preemptirq tracepoints not present in this kernel" "enable irqsoff"
+	expect_err "nothing was changed" "enable irqsoff"
+	[ ! -s "$TMP/main/enable/irqsoff" ] && [ "$(cat "$TMP/main/enable/wakeup")" = 1 ] ||
+		err "enable of an unavailable type changed the switches"
+	ln -sf /dev/full "$TMP/main/wakeup/pid"
+	lh pid wakeup 5
+	expect_rc 2 "pid write refused"
+	expect_err "the module refused the write of '5' to $TMP/main/wakeup/pid: pid refused it; lh status and dmesg say why" "pid write refused"
+	! grep -qi "I/O error\|write failed\|write error\|printf" "$TMP/err" || err "shell noise in: $(cat "$TMP/err")"
+	case_end refused_writes_name_the_cause
+}
+
 # ---------------------------------------------------------------- flavours
 
 echo "TAP version 13"
@@ -904,6 +939,7 @@ for f in ${*:-gawk mawk busybox}; do
 	case_help
 	case_unreachable
 	case_lockdown
+	case_refused
 done
 
 echo "1..$ntest"
