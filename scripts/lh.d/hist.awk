@@ -7,7 +7,15 @@
 # scripts/lh: see assemble.sh.
 
 # esc - a Prometheus label value
-function esc(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return s }
+function esc(s,    n, part, i, r) {
+	# each backslash doubled by splitting at it: in a gsub replacement mawk
+	# reads "\\\\" as one backslash, gawk and busybox as two
+	n = split(s, part, "\\")
+	r = part[1]
+	for (i = 2; i <= n; i++) r = r "\\\\" part[i]
+	gsub(/"/, "\\\"", r)
+	return r
+}
 # secs - microseconds as seconds, as the Prometheus text has them
 function secs(us) { return sprintf("%.6f", us / 1000000) }
 # pout - print the line s to out ("" is stdout)

@@ -884,6 +884,14 @@ assert json.load(sys.stdin)["types"]["irq"]["lines"]["lines"][0]["p99"] == 31
 		expect_rc 2 "prom with a bad lines file ($bad)"
 		[ ! -s "$TMP/out" ] || err "prom printed something from a bad lines file ($bad)"
 	done
+	# a name with a backslash and a quote is a label value with both escaped, in every awk
+	# (mawk's gsub wrote one backslash where gawk and busybox write two)
+	sed '$i\
+40 a\\b"c 3 5 5.00 5 5 5 0 0 x' "$TMP/l" >"$TMP/lines/irq/lines"
+	lh prom
+	expect_rc 0 "prom with a backslash and a quote in a line's name"
+	want='latency_hist_line_samples_total{type="irq",vector="40",name="a\\b\"c"} 3'
+	grep -qF "$want" "$TMP/out" || err "prom lacks: $want; has: $(grep 'vector="40"' "$TMP/out" | head -1)"
 	case_end per_line_views
 }
 
