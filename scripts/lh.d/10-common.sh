@@ -234,6 +234,28 @@ EOF
 	TR_OUT=${TR_OUT# }
 }
 
+# types_with N NONE UNKNOWN [TYPE..] - print the TYPEs (default: every type
+# whose column N of type_rows is 1), one a line; dies with NONE when no type
+# has it, and with the printf format UNKNOWN (the type, then the list of
+# those that have it) on a TYPE without it
+types_with()
+{
+	TW_N=$1 TW_NONE=$2 TW_UNKNOWN=$3
+	shift 3
+	type_rows "$TW_N"
+	TW_ALL=$TR_OUT
+	[ -n "$TW_ALL" ] || die "$TW_NONE"
+	# shellcheck disable=SC2086 # a word list
+	[ $# -gt 0 ] || set -- $TW_ALL
+	for TW_T in "$@"; do
+		# shellcheck disable=SC2059 # the caller's format; the type is an argument
+		case " $TW_ALL " in
+		*" $TW_T "*) printf '%s\n' "$TW_T" ;;
+		*) die "$(printf "$TW_UNKNOWN" "$TW_T" "$TW_ALL")" ;;
+		esac
+	done
+}
+
 # hist_switch NAME - print the enable switch that drives histogram NAME (a
 # switch's own name gives that switch)
 hist_switch()

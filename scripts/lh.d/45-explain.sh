@@ -3,24 +3,6 @@
 # 45-explain.sh - lh explain: where the time of each CPU's worst window went.
 # A part of scripts/lh: see assemble.sh.
 
-# explain_types TYPE.. - print the TYPEs (default: every type whose status
-# line has explain=1), one a line; dies on a type without explain files
-explain_types()
-{
-	type_rows 7
-	ET_ALL=$TR_OUT
-	[ -n "$ET_ALL" ] ||
-		die "no type has explain files in $LH_ROOT (a latency_hist without explain?)"
-	# shellcheck disable=SC2086 # a word list
-	[ $# -gt 0 ] || set -- $ET_ALL
-	for ET_T in "$@"; do
-		case " $ET_ALL " in
-		*" $ET_T "*) printf '%s\n' "$ET_T" ;;
-		*) die "explain: '$ET_T' has no explain files (types with them: $ET_ALL)" ;;
-		esac
-	done
-}
-
 # help_explain - the usage of lh explain
 help_explain()
 {
@@ -50,7 +32,8 @@ cmd_explain()
 	[ -z "$EX_CPU" ] || uint_arg explain --cpu "$EX_CPU" 0 "$LH_MAX_CPU" "a CPU number"
 	need_tree
 	# shellcheck disable=SC2086 # a word list
-	EX_TYPES=$(explain_types $EX_ARGS) || exit 2
+	EX_TYPES=$(types_with 7 "no type has explain files in $LH_ROOT (a latency_hist without explain?)" \
+		"explain: '%s' has no explain files (types with them: %s)" $EX_ARGS) || exit 2
 	EX_FILES=
 	for EX_T in $EX_TYPES; do
 		EX_N=0

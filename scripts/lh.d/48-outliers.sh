@@ -4,24 +4,6 @@
 # why, from the outlier logs <type>/outliers-CPUx (read by outlier.awk).
 # A part of scripts/lh: see assemble.sh.
 
-# outlier_types TYPE.. - print the TYPEs (default: every type whose status
-# line has outliers=1), one a line; dies on a type without an outlier log
-outlier_types()
-{
-	type_rows 8
-	OT_ALL=$TR_OUT
-	[ -n "$OT_ALL" ] ||
-		die "outliers: no type has an outlier log in $LH_ROOT (a latency_hist without outliers=1 in status)"
-	# shellcheck disable=SC2086 # a word list
-	[ $# -gt 0 ] || set -- $OT_ALL
-	for OT_T in "$@"; do
-		case " $OT_ALL " in
-		*" $OT_T "*) printf '%s\n' "$OT_T" ;;
-		*) die "outliers: '$OT_T' has no outlier log (types with outliers=1 in status: $OT_ALL)" ;;
-		esac
-	done
-}
-
 # outlier_cpus CMD LIST - OC_OUT: the CPUs of LIST ("all", or numbers and
 # ranges N-M, comma separated), space separated with blanks around; dies on
 # anything else
@@ -124,7 +106,9 @@ cmd_outliers()
 	done
 	need_tree
 	# shellcheck disable=SC2086 # a word list
-	OU_TYPES=$(outlier_types $OU_ARGS) || exit 2
+	OU_NONE="outliers: no type has an outlier log in $LH_ROOT (a latency_hist without outliers=1 in status)"
+	OU_TYPES=$(types_with 8 "$OU_NONE" \
+		"outliers: '%s' has no outlier log (types with outliers=1 in status: %s)" $OU_ARGS) || exit 2
 	OU_FILES=
 	for OU_T in $OU_TYPES; do
 		OU_N=0
