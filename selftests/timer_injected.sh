@@ -102,7 +102,7 @@ fi
 lh_case_end irqs_off_sections_raise_the_missed_offset
 
 lh_case_begin
-noise=
+LT_NOISE=
 if ! hl_maxrec $H 1 || [ -n "$MR_NONE" ]; then
 	lh_err "$H/max_latency-CPU1 has no record: '$MR_LINE'"
 else
@@ -110,19 +110,9 @@ else
 	[ "$MR_VCOMM" = rt_sleeper ] || lh_err "victim comm '$MR_VCOMM', expected rt_sleeper"
 	[ "$MR_TOFF" = "$MR_LAT" ] || lh_err "timeroffset $MR_TOFF != latency $MR_LAT"
 	[ "$MR_LAT" = "$m" ] || lh_err "record latency $MR_LAT != histogram maximum $m"
-	if [ "$MR_CCOMM" = lh_load_test ]; then
-		:
-	elif noise=$(lt_noise_reason "$base" "$m" $N "$MR_CPID" "$overrun"); then
-		noise="culprit $MR_CCOMM ($MR_CPID) not checked: $noise"
-	else
-		lh_err "culprit '$MR_CCOMM' ($MR_CPID), expected lh_load_test"
-	fi
+	lt_check_culprit "$base" "$m" $N "$overrun"
 fi
-if [ -n "$noise" ] && [ "$LH_ERRS" = 0 ]; then
-	lh_skip max_record_victim_sleeper_culprit_lh_load_test "$noise; the victim is the sleeper"
-else
-	lh_case_end max_record_victim_sleeper_culprit_lh_load_test
-fi
+lt_case_end_culprit max_record_victim_sleeper_culprit_lh_load_test
 
 lh_case_begin
 tw=$(hl_max timerandwakeup 1)

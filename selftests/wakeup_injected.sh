@@ -108,7 +108,7 @@ fi
 lh_case_end preempt_off_sections_raise_the_wakeup_max
 
 lh_case_begin
-noise=
+LT_NOISE=
 if ! hl_maxrec wakeup 1 || [ -n "$MR_NONE" ]; then
 	lh_err "wakeup/max_latency-CPU1: no valid record: '$MR_LINE'"
 else
@@ -116,19 +116,9 @@ else
 	[ "$MR_VCOMM" = rt_sleeper ] || lh_err "victim comm '$MR_VCOMM', expected rt_sleeper"
 	[ "$MR_VPRIO" = $PRIO ] || lh_err "victim priority $MR_VPRIO, expected $PRIO"
 	[ "$MR_LAT" = "$m" ] || lh_err "record latency $MR_LAT != histogram maximum $m"
-	if [ "$MR_CCOMM" = lh_load_test ]; then
-		:
-	elif noise=$(lt_noise_reason "$base" "$m" $N "$MR_CPID" "$overrun"); then
-		noise="culprit $MR_CCOMM ($MR_CPID) not checked: $noise"
-	else
-		lh_err "culprit comm '$MR_CCOMM' ($MR_CPID), expected lh_load_test"
-	fi
+	lt_check_culprit "$base" "$m" $N "$overrun"
 fi
-if [ -n "$noise" ] && [ "$LH_ERRS" = 0 ]; then
-	lh_skip max_record_blames_lh_load_test "$noise; the victim is the sleeper"
-else
-	lh_case_end max_record_blames_lh_load_test
-fi
+lt_case_end_culprit max_record_blames_lh_load_test
 
 lh_case_begin
 hl_check_invariants 0
