@@ -206,7 +206,8 @@ report_html()
 			LH_ROOT=$(snapshot_tree "$RH_SRC") || exit 2
 			[ ! -f "$LH_ROOT/../snapshot.meta" ] || RH_KIND=snapshot
 		fi
-		(html_tree_model "$RH_KIND") >"$RH_MODEL" || { rm -f "$RH_MODEL"; exit 2; }
+		# (its status: 3 when the live tree cannot be reached)
+		(html_tree_model "$RH_KIND") >"$RH_MODEL" || { RH_RC=$?; rm -f "$RH_MODEL"; exit "$RH_RC"; }
 	fi
 	# shellcheck disable=SC2016 # awk code
 	if ! awk "$LH_AWK_LIB$LH_AWK_OUTLIER$LH_HTML_AWK"'

@@ -36,9 +36,9 @@ fi
 mkdir -p "$ART" || exit 1
 
 # spec K - the fixture spec of the tree after K monitor intervals: every interval adds the same
-# samples, a 7786 us wakeup on CPU 1 in the third, and the outlier records from the second on.
-# Names with markup (a comm "<script>x", a max record's "rt<b>&sleeper") must reach the page
-# escaped.
+# samples; a 7786 us wakeup on CPU 1 comes in the second, a 4240 us missed_timer_offsets on CPU 1
+# in the fourth, the outlier records from the second on. Names with markup (a comm "<script>x",
+# a max record's "rt<b>&sleeper") must reach the page escaped.
 spec()
 {
 	cat <<EOF
@@ -50,9 +50,9 @@ status irqsoff available=0 enabled=0 bytes=0 clock=tsc reason=preemptirq tracepo
 enable wakeup 1
 enable missed_timer_offsets 1
 samples wakeup 0 2:$((500 * $1)) 3:$((4000 * $1)) 4:$((2000 * $1)) 5:$((300 * $1)) 8:$((40 * $1)) 12:$((5 * $1)) 40:$((2 * $1)) 250:$(($1 / 4))
-samples wakeup 1 2:$((800 * $1)) 3:$((3000 * $1)) 4:$((900 * $1)) 6:$((120 * $1)) 9:$((30 * $1)) 15:$((3 * $1)) 7786:$(($1 >= 3))
+samples wakeup 1 2:$((800 * $1)) 3:$((3000 * $1)) 4:$((900 * $1)) 6:$((120 * $1)) 9:$((30 * $1)) 15:$((3 * $1)) 7786:$(($1 >= 2))
 samples missed_timer_offsets 0 1:$((900 * $1)) 2:$((5000 * $1)) 3:$((70 * $1)) 11:$((2 * $1))
-samples missed_timer_offsets 1 1:$((1000 * $1)) 2:$((4000 * $1)) 4:$((50 * $1)) 4240:$(($1 >= 5))
+samples missed_timer_offsets 1 1:$((1000 * $1)) 2:$((4000 * $1)) 4:$((50 * $1)) 4240:$(($1 >= 4))
 max wakeup 0 1234 80 250 (0) rt<b>&sleeper <- 99 -21 swapper/0 123.456789
 max wakeup 1 242 80 7786 (0) rt_sleeper <- 0 -21 swapper/1 47.968677
 max missed_timer_offsets 1 242 80 4240 (4240) rt_sleeper <- 17 -21 kworker/1:1 48.000001
@@ -101,8 +101,8 @@ tree()
 	cp -r "$TMP/new/." "$2/" || err "cannot update $2"
 }
 
-# make_data - $TMP/t, the tree after 6 intervals; $TMP/snap, its snapshot (its host renamed to
-# one with markup); $TMP/m, the series of lh monitor over the 6 intervals, 300 s apart (date is
+# make_data - $TMP/t, the tree after 4 intervals; $TMP/snap, its snapshot (its host renamed to
+# one with markup); $TMP/m, the series of lh monitor over the 4 intervals, 300 s apart (date is
 # a stand-in that gives the monitor the time of $TMP/now)
 make_data()
 {
@@ -120,7 +120,7 @@ EOF
 	LH_ROOT=$TMP/t
 	export LH_ROOT
 	k=0
-	while [ "$k" -le 6 ]; do
+	while [ "$k" -le 4 ]; do
 		[ "$k" = 0 ] || tree "$k" "$TMP/t"
 		echo $((1795305600 + 300 * k)) >"$TMP/now"
 		SAVED=$FPATH
@@ -160,6 +160,36 @@ case_page()
 	[ "$1" = series ] || grep -q 'rig&lt;1&gt;&amp;&quot;q&quot;' "$P" || err "the host rig<1>&\"q\" is not in the page, escaped"
 	ls "$TMP"/*.tmp "$TMP"/*.model 2>/dev/null | grep . && err "temporary files left behind"
 	case_end "$1_page_made_alike_by_each_awk_self_contained_escaped"
+}
+
+# case_live_and_errors - the page of a tree read live (a tree without snapshot.meta, LH_ROOT or
+# named), and bad input: exit 2, or 3 when the module is not loaded, and no page
+case_live_and_errors()
+{
+	flavour gawk
+	lh report --html "$TMP/live.html"
+	expect_rc 0 "LH_ROOT=tree lh report --html"
+	grep -q '(live tree)' "$TMP/live.html" || err "the page of LH_ROOT does not say it is the live tree"
+	grep -q 'clock=tsc clock_why=constant_tsc+nonstop_tsc' "$TMP/live.html" || err "the page lacks the clock of the status file"
+	lh report "$TMP/t" --html "$TMP/tree.html"
+	expect_rc 0 "lh report TREE --html"
+	for bad in "$TMP/snap --html $TMP/x.txt" "$TMP/nonexistent --html $TMP/x.html" "$TMP/snap --html $TMP/nodir/x.html" \
+		"$TMP/snap --html" "$TMP/snap $TMP/m --html $TMP/x.html" "$TMP/snap --html $TMP/x.html --top 0"; do
+		# shellcheck disable=SC2086 # words
+		lh report $bad
+		expect_rc 2 "lh report $bad"
+	done
+	SAVED=$LH_ROOT
+	LH_ROOT=
+	LH_DEBUGFS=$TMP/nodebugfs LH_SYSMODULE=$TMP/nomodule
+	export LH_DEBUGFS LH_SYSMODULE
+	lh report --html "$TMP/x.html"
+	expect_rc 3 "lh report --html without the module"
+	expect_err "module is not loaded" "lh report --html without the module"
+	unset LH_DEBUGFS LH_SYSMODULE
+	LH_ROOT=$SAVED
+	ls "$TMP"/x.* "$TMP"/*.tmp "$TMP"/*.model 2>/dev/null | grep . && err "files left behind by a failed lh report --html"
+	case_end live_tree_page_and_bad_input
 }
 
 # render HTML NAME - chromium renders HTML headless: its DOM after the scripts ran to
@@ -267,6 +297,7 @@ echo "TAP version 13"
 make_data
 case_page series "$TMP/m"
 case_page snapshot "$TMP/snap"
+case_live_and_errors
 if [ -z "$CHROMIUM" ] || [ -z "$PY" ]; then
 	FLAVOUR=chromium
 	for c in series snapshot broken; do
