@@ -272,8 +272,8 @@ case_browser()
 	FLAVOUR=chromium
 	render "$TMP/$1.gawk.html" "$1"
 	out=$(browser_errors "$1" "$2")
-	[ -z "$out" ] || err "$out"
-	nums=$(numbers "$1" "$3") || err "$nums"
+	[ -z "$out" ] || { err "chromium shows the page broken:"; echo "$out" | sed 's/^/#   /'; }
+	nums=$(numbers "$1" "$3") || { err "the page's table is not lh summary --json:"; echo "$nums" | sed 's/^/#   /'; }
 	echo "# $1: $(echo "$nums" | tail -n 1), screenshot $ART/$1.png"
 	case_end "$1_page_renders_in_chromium_with_the_numbers_of_lh_summary"
 }
