@@ -382,9 +382,11 @@ function plot_time(t,    W, H, x0, x1, y0, y1, hi, lo, span, st, i, k, n, p, kv,
 	}
 	printf "</svg>\n"
 }
-# cause_legend - the legend of the causes at (x, y), in a row
-function cause_legend(x, y,    k, n, cs) {
-	n = split("hardirq softirq nmi thread other unexplained", cs, " ")
+# cause_legend - the legend of the causes at (x, y), in a row; with
+# windows, the five parts of a window only (no unexplained: a cause of an
+# outlier, not a part of its window)
+function cause_legend(x, y, windows,    k, n, cs) {
+	n = split("hardirq softirq nmi thread other" (windows ? "" : " unexplained"), cs, " ")
 	for (k = 1; k <= n; k++)
 		printf "<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"12\" fill=\"%s\" class=\"seg\"/><text x=\"%d\" y=\"%d\" class=\"lg\">%s</text>\n",
 		    x + (k - 1) * 118, y - 10, fill(cs[k]), x + (k - 1) * 118 + 22, y + 1, cs[k]
@@ -412,7 +414,7 @@ function explain_section(t,    k, W, H, wmax, v, y, lab) {
 	wmax = 0
 	for (k = 1; k <= nex[t]; k++) if (ef[t, k, 4] + 0 > wmax) wmax = ef[t, k, 4] + 0
 	svg_open(W, H, t ": the worst window of each CPU by cause", "bars")
-	cause_legend(200, 22)
+	cause_legend(200, 22, 1)
 	for (k = 1; k <= nex[t]; k++) {
 		y = 40 + (k - 1) * 34
 		lab = "CPU " ef[t, k, 3] ": " us1(ef[t, k, 4]) " \302\265s"
@@ -465,7 +467,7 @@ function outlier_section(    k, d, cs, nc, ndays, days, seen, cnt, top, W, H, x0
 	printf "<p>%d outlier records%s. Per UTC day, by cause:</p>\n", no, missed ? sprintf(", and %d dropped by the full logs before lh read them", missed) : ""
 	W = 1160; H = 360; x0 = 80; y0 = 50; y1 = 300
 	svg_open(W, H, "outliers per day by cause", "bars")
-	cause_legend(x0, 24)
+	cause_legend(x0, 24, 0)
 	step = nice(ymax / 5)
 	for (v = 0; v <= ymax; v += step) {
 		y = y1 - v / ymax * (y1 - y0)
@@ -503,7 +505,7 @@ function outlier_section(    k, d, cs, nc, ndays, days, seen, cnt, top, W, H, x0
 	printf "<h3>The %d worst outliers, and where their window went</h3>\n", n
 	H = 50 + n * 34
 	svg_open(W, H, "the worst outliers by cause", "bars")
-	cause_legend(400, 22)
+	cause_legend(400, 22, 1)
 	for (i = 1; i <= n; i++) {
 		k = sel[i]
 		y = 40 + (i - 1) * 34

@@ -198,7 +198,7 @@ render()
 {
 	"$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking \
 		--disable-component-update --disable-sync --user-data-dir="$(mktemp -d "$TMP/chr.XXXXXX")" \
-		--enable-logging=stderr --v=0 --window-size=1280,3600 --screenshot="$ART/$2.png" --dump-dom \
+		--enable-logging=stderr --v=0 --hide-scrollbars --window-size=1280,4400 --screenshot="$ART/$2.png" --dump-dom \
 		"file://$1" >"$TMP/$2.dom" 2>"$TMP/$2.log"
 }
 
