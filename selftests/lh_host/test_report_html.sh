@@ -158,7 +158,9 @@ case_page()
 	[ "$(grep -c '<script' "$P")" = 1 ] || err "a <script> other than the page's own: markup from a name was not escaped"
 	grep -q '&lt;script&gt;x' "$P" || err "the comm <script>x is not in the page, escaped"
 	[ "$1" = series ] || grep -q 'rig&lt;1&gt;&amp;&quot;q&quot;' "$P" || err "the host rig<1>&\"q\" is not in the page, escaped"
-	ls "$TMP"/*.tmp "$TMP"/*.model 2>/dev/null | grep . && err "temporary files left behind"
+	for f in "$TMP"/*.tmp "$TMP"/*.model; do
+		[ ! -e "$f" ] || err "a temporary file left behind: $f"
+	done
 	case_end "$1_page_made_alike_by_each_awk_self_contained_escaped"
 }
 
@@ -188,7 +190,9 @@ case_live_and_errors()
 	expect_err "module is not loaded" "lh report --html without the module"
 	unset LH_DEBUGFS LH_SYSMODULE
 	LH_ROOT=$SAVED
-	ls "$TMP"/x.* "$TMP"/*.tmp "$TMP"/*.model 2>/dev/null | grep . && err "files left behind by a failed lh report --html"
+	for f in "$TMP"/x.* "$TMP"/*.tmp "$TMP"/*.model; do
+		[ ! -e "$f" ] || err "a file left behind by a failed lh report --html: $f"
+	done
 	case_end live_tree_page_and_bad_input
 }
 
