@@ -179,7 +179,7 @@ END {
 		percentiles(nb[t], rb, rn, below[t], samples[t, "all"], 3, q, p)
 		printf "cpu\t%s\tall\t%.0f\t%s\t%s\t%s\t%s\n", t, samples[t, "all"], p[1], p[2], p[3], (t, "all") in maxs ? maxs[t, "all"] : "-"
 	}
-	if (ntypes) printf "note\t\tThe series keeps the histogram of all CPUs added up, per interval: the histograms below have one curve, and percentiles of all CPUs only; per CPU the samples and the largest maximum of an interval (the maximum over time, per CPU, is drawn below each histogram). A snapshot has the histogram of each CPU.\n"
+	if (ntypes) printf "note\t\tThe series keeps the histogram of all CPUs added up, per interval: the histograms below have one curve, and percentiles of all CPUs only; per CPU the samples and the largest maximum of an interval (the maximum over time, per CPU, is drawn below each histogram). A snapshot has the histogram of each CPU, and explain\047s breakdown of each CPU\047s worst window, which a series does not keep (the outliers below have the breakdown of their own windows).\n"
 }' file="$HS_FILE" lhver="$LH_VERSION"
 }
 
