@@ -513,7 +513,7 @@ function outlier_section(    k, d, cs, nc, ndays, days, seen, cnt, top, W, H, x0
 		printf "<text x=\"390\" y=\"%d\" class=\"lg\" text-anchor=\"end\">%s</text>\n", y + 16, h(short(lab, 56))
 		vv[1] = of[k, 8]; vv[2] = of[k, 9]; vv[3] = of[k, 10]; vv[4] = of[k, 11]; vv[5] = of[k, 12]
 		hbar(400, y, 480, 22, wmax, vv, of[k, 2] " CPU" of[k, 3])
-		printf "<text x=\"%d\" y=\"%d\" class=\"lg\">%s</text>\n", 890, y + 16, h(short(of[k, 6] ": " of[k, 13], 36))
+		printf "<text x=\"%d\" y=\"%d\" class=\"lg\">%s</text>\n", 890, y + 16, h(short(of[k, 13] == "-" ? of[k, 6] : of[k, 13], 36))
 	}
 	printf "</svg>\n"
 	printf "<table class=\"num\"><thead><tr><th>time (UTC)</th><th>type</th><th>CPU</th><th>latency (\302\265s)</th><th>cause</th><th>detail</th><th>victim &lt;- culprit</th></tr></thead><tbody>\n"
