@@ -31,7 +31,7 @@
  * one entry lock: no allocation, no global lock, nothing that sleeps. The
  * filing sites are sched_switch, hrtimer expiry and sys_exit probes, never
  * NMIs; interrupts are off while an entry is locked. Memory:
- * lh_tv_entry_bytes() per entry (about 1.5 KiB), task_view_tasks +
+ * sizeof(struct lh_tv_entry) per entry (1520 bytes on x86-64), task_view_tasks +
  * task_view_cgroups entries per type whose views are on.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -62,6 +62,7 @@
 DEFINE_STATIC_KEY_FALSE(lh_task_views_key);
 
 struct lh_tv_views *lh_tv_views[LH_NR_HISTS];
+/* Serialises switches, resets of the views and readers (priv.h) */
 DEFINE_MUTEX(lh_tv_mutex);
 
 /* Types whose views are on; under lh_tv_mutex. */
@@ -97,22 +98,12 @@ module_param_cb(task_view_cgroups, &lh_tv_size_ops, &lh_tv_nr_cgroups, 0644);
 MODULE_PARM_DESC(task_view_cgroups,
 		 "entries of a type's <type>/cgroups table, from its next switch-on (1-65536, default 64)");
 
-/**
- * lh_tv_entry_bytes() - the memory of one entry of a view
- *
- * Context: any.
- */
-size_t lh_tv_entry_bytes(void)
-{
-	return sizeof(struct lh_tv_entry);
-}
-
 /* lh_tv_entry_clear - forget an entry's key and samples; its lock held */
 static void lh_tv_entry_clear(struct lh_tv_entry *e)
 {
 	WRITE_ONCE(e->owner, 0);
 	e->key = 0;
-	e->exited = false;
+	WRITE_ONCE(e->exited, false);
 	e->pid = 0;
 	memset(e->comm, 0, sizeof(e->comm));
 	lh_line_stats_clear(&e->stats);

@@ -15,10 +15,11 @@
 #    /proc/sys/kernel/ns_last_pid) are two lines with L samples each;
 #  - with task_view_tasks=1 the table's one line still holds exactly what
 #    its task's cgroup line holds, and "#other" the rest;
-#  - resets while the sleepers run leave lines plus "#other" equal to the
-#    histograms' totals, in both views of both histograms.
-# Every count is read with the wakeup switch off, so nothing files between
-# the reads.
+#  - resets while the sleepers run, with the views of all six types on,
+#    leave lines plus "#other" equal to the histograms' totals in both
+#    views of each type.
+# Every count is read with the switches off, so nothing files between the
+# reads.
 #
 # requires: rt_sleeper cpu1
 
@@ -32,6 +33,8 @@ PERIOD=5000	# us
 PRIO_A=97
 PRIO_B=98	# above every kernel thread but the FIFO 99 ones
 HISTS="wakeup wakeup/sharedprio"
+# every type with views, for the resets under load
+ALL_HISTS="$HISTS missed_timer_offsets timerandwakeup switchtime timerwakeupswitch"
 
 sl_setup
 lh_plan 7
@@ -62,30 +65,25 @@ mkdir "$CG/lh_tv_a" "$CG/lh_tv_b" || lh_bail "cannot make cgroups under $CG"
 ID_A=$(stat -c %i "$CG/lh_tv_a")
 ID_B=$(stat -c %i "$CG/lh_tv_b")
 
-# tv_start OUT CGROUP CPU PRIO - start a waiting rt_sleeper in CGROUP;
-# TV_PID and TV_TID get its process and thread ids
+# tv_start OUT CGROUP CPU PRIO - start an rt_sleeper in the background,
+# in CGROUP from its first instruction (a shell that moves itself there,
+# then becomes the sleeper: no wakeup of it is filed under another cgroup,
+# and nothing spins meanwhile); TV_PID gets its process id
 tv_start()
 {
-	local n=0
-	"$LH_BINDIR/rt_sleeper" -w -c "$3" -p "$4" -i $PERIOD -l $L \
+	# shellcheck disable=SC2016 # $$ and $1 are the inner shell's
+	sh -c 'echo $$ >"$1" && shift && exec "$@"' sh "$CG/$2/cgroup.procs" \
+		"$LH_BINDIR/rt_sleeper" -s -c "$3" -p "$4" -i $PERIOD -l $L \
 		>"$1" 2>"$1.err" &
 	TV_PID=$!
-	echo "$TV_PID" >"$CG/$2/cgroup.procs" ||
-		lh_err "cannot move rt_sleeper $TV_PID into $2"
-	while ! grep -q '^ready' "$1" 2>/dev/null; do
-		if ! kill -0 "$TV_PID" 2>/dev/null || [ $n -ge 600 ]; then
-			lh_bail "rt_sleeper not ready: $(cat "$1.err")"
-		fi
-		n=$((n + 1))
-		lh_sleep_s 0.1
-	done
-	TV_TID=$(awk '/^tid / { print $2; exit }' "$1")
 }
 
-# tv_wait PID - wait for a sleeper; lh_err if it failed
+# tv_wait PID OUT - wait for the sleeper PID that writes OUT; lh_err if it
+# failed; TV_TID gets its thread id
 tv_wait()
 {
-	wait "$1" || lh_err "rt_sleeper $1 exited $?"
+	wait "$1" || lh_err "rt_sleeper $1 exited $?: $(cat "$2.err")"
+	TV_TID=$(awk '/^tid / { print $2; exit }' "$2")
 }
 
 # tv_samples HIST VIEW KEY [NTH] - the samples of the NTH (default 1st)
@@ -135,7 +133,7 @@ tv_check_sums()
 	done
 }
 
-# tv_views_on - switch the views of wakeup and sharedprio on
+# tv_views_on - switch the views of the types in HISTS on
 tv_views_on()
 {
 	local h
@@ -144,7 +142,7 @@ tv_views_on()
 	done
 }
 
-# tv_views_off - switch them off
+# tv_views_off - switch the views of the types in HISTS off
 tv_views_off()
 {
 	local h
@@ -210,12 +208,13 @@ lh_case_begin
 lh_enable wakeup
 tv_views_on
 tv_start "$LH_TMP/a" lh_tv_a 0 $PRIO_A
-PID_A=$TV_PID TID_A=$TV_TID
+PID_A=$TV_PID
 tv_start "$LH_TMP/b" lh_tv_b 1 $PRIO_B
-PID_B=$TV_PID TID_B=$TV_TID
-kill -USR1 "$PID_A" "$PID_B"
-tv_wait "$PID_A"
-tv_wait "$PID_B"
+PID_B=$TV_PID
+tv_wait "$PID_A" "$LH_TMP/a"
+TID_A=$TV_TID
+tv_wait "$PID_B" "$LH_TMP/b"
+TID_B=$TV_TID
 PID_A='' PID_B=''
 lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
 tv_show wakeup/tasks
@@ -227,23 +226,20 @@ lh_case_end each_task_and_cgroup_line_counts_its_own_wakeups
 
 lh_case_begin
 # A's thread id again, for a new task: its main thread takes TID_A - 1
+lh_enable wakeup
 n=0
 while :; do
 	echo $((TID_A - 2)) >/proc/sys/kernel/ns_last_pid 2>/dev/null ||
 		lh_bail "cannot write /proc/sys/kernel/ns_last_pid"
 	tv_start "$LH_TMP/a2" lh_tv_a 0 $PRIO_A
+	PID_A=$TV_PID
+	tv_wait "$PID_A" "$LH_TMP/a2"
+	PID_A=''
 	[ "$TV_TID" = "$TID_A" ] && break
-	kill -TERM "$TV_PID"
-	kill -USR1 "$TV_PID"
-	wait "$TV_PID"
 	n=$((n + 1))
-	[ $n -lt 5 ] || lh_bail "no new task got thread id $TID_A in 5 tries"
+	[ $n -lt 3 ] || lh_bail "no new task got thread id $TID_A in 3 tries"
+	lh_diag "the new sleeper got tid $TV_TID, not $TID_A: again"
 done
-PID_A=$TV_PID
-lh_enable wakeup
-kill -USR1 "$PID_A"
-tv_wait "$PID_A"
-PID_A=
 lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
 tv_show wakeup/tasks
 lines=$(($(tv_lines wakeup tasks "$TID_A") +
@@ -268,12 +264,13 @@ head -1 "$LH_DIR/wakeup/tasks" | grep -qx '#tasks 1' ||
 	lh_err "wakeup/tasks with task_view_tasks=1: '$(head -1 "$LH_DIR/wakeup/tasks")'"
 lh_enable wakeup
 tv_start "$LH_TMP/a" lh_tv_a 0 $PRIO_A
-PID_A=$TV_PID TID_A=$TV_TID
+PID_A=$TV_PID
 tv_start "$LH_TMP/b" lh_tv_b 1 $PRIO_B
-PID_B=$TV_PID TID_B=$TV_TID
-kill -USR1 "$PID_A" "$PID_B"
-tv_wait "$PID_A"
-tv_wait "$PID_B"
+PID_B=$TV_PID
+tv_wait "$PID_A" "$LH_TMP/a"
+TID_A=$TV_TID
+tv_wait "$PID_B" "$LH_TMP/b"
+TID_B=$TV_TID
 PID_A='' PID_B=''
 lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
 tv_show wakeup/tasks
@@ -294,25 +291,25 @@ lh_case_end a_full_table_counts_other_and_files_no_sample_into_a_wrong_line
 
 lh_case_begin
 tv_views_off
+HISTS=$ALL_HISTS
 tv_views_on
-lh_enable wakeup
-L=400
+lh_enable wakeup missed_timer_offsets timerandwakeup switchtime timerwakeupswitch
+L=300
 tv_start "$LH_TMP/a" lh_tv_a 0 $PRIO_A
 PID_A=$TV_PID
 tv_start "$LH_TMP/b" lh_tv_b 1 $PRIO_B
 PID_B=$TV_PID
-kill -USR1 "$PID_A" "$PID_B"
 resets=0
 while kill -0 "$PID_A" 2>/dev/null && [ $resets -lt 20 ]; do
-	lh_reset $HISTS
+	lh_reset $ALL_HISTS
 	resets=$((resets + 1))
 	lh_sleep_s 0.05
 done
-tv_wait "$PID_A"
-tv_wait "$PID_B"
+tv_wait "$PID_A" "$LH_TMP/a"
+tv_wait "$PID_B" "$LH_TMP/b"
 PID_A='' PID_B=''
-lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
-lh_diag "$resets resets under load; wakeup holds $(tv_total wakeup) samples"
+lh_disable_all
+lh_diag "$resets resets under load; wakeup holds $(tv_total wakeup) samples, missed_timer_offsets $(tv_total missed_timer_offsets), switchtime $(tv_total switchtime)"
 [ $resets -ge 2 ] || lh_err "only $resets resets while the sleepers ran"
 tv_check_sums
 lh_case_end resets_under_load_keep_views_equal_to_histograms

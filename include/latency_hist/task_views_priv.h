@@ -81,6 +81,5 @@ extern struct lh_tv_views *lh_tv_views[LH_NR_HISTS];
 extern struct mutex lh_tv_mutex;
 
 int lh_tv_switch(enum lh_hist_id id, bool on);
-size_t lh_tv_entry_bytes(void);
 
 #endif /* LH_TASK_VIEWS_PRIV_H */
