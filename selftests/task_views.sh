@@ -15,6 +15,8 @@
 #    /proc/sys/kernel/ns_last_pid) are two lines with L samples each;
 #  - with task_view_tasks=1 the table's one line still holds exactly what
 #    its task's cgroup line holds, and "#other" the rest;
+#  - in that table of 1, with only A followed (pid filter), then only B
+#    after A exited: B takes A's entry, and A's samples go to "#other";
 #  - resets while the sleepers run, with the views of all six types on,
 #    leave lines plus "#other" equal to the histograms' totals in both
 #    views of each type.
@@ -37,7 +39,7 @@ HISTS="wakeup wakeup/sharedprio"
 ALL_HISTS="$HISTS missed_timer_offsets timerandwakeup switchtime timerwakeupswitch"
 
 sl_setup
-lh_plan 7
+lh_plan 8
 lh_load_or_bail
 
 CG=$LH_TMP/cgroup2
@@ -288,6 +290,41 @@ done
 	lh_err "wakeup/tasks: #other is '$other' with two sleepers and one entry"
 tv_check_sums
 lh_case_end a_full_table_counts_other_and_files_no_sample_into_a_wrong_line
+
+lh_case_begin
+# Only the followed thread is measured: the one entry is A's, then B's.
+sl_start "$LH_TMP/sa" -c 1 -p $PRIO_A -i $PERIOD -l $L ||
+	lh_bail "rt_sleeper did not start"
+TID_A=$SL_TID
+lh_filter wakeup "$TID_A"
+tv_views_off
+echo 1 >"$LH_SYSMOD/parameters/task_view_tasks"
+tv_views_on
+echo 256 >"$LH_SYSMOD/parameters/task_view_tasks"
+lh_enable wakeup
+sl_go
+sl_wait
+a_n=$(tv_samples wakeup tasks "$TID_A")
+[ "$a_n" -gt 0 ] || lh_err "the followed sleeper A (tid $TID_A) has no line"
+lh_sleep_s 1	# A is reaped; its task_struct goes after a grace period
+sl_start "$LH_TMP/sb" -c 1 -p $PRIO_A -i $PERIOD -l $L ||
+	lh_bail "rt_sleeper did not start"
+TID_B=$SL_TID
+lh_filter wakeup "$TID_B"
+sl_go
+sl_wait
+lh_disable_all
+lh_filter wakeup 0
+tv_show wakeup/tasks
+lines=$(awk '!/^#/ { n++ } END { print n + 0 }' "$LH_DIR/wakeup/tasks")
+key=$(awk '!/^#/ { print $1; exit }' "$LH_DIR/wakeup/tasks")
+other=$(awk '/^#other / { print $2 }' "$LH_DIR/wakeup/tasks")
+[ "$lines" = 1 ] && [ "$key" = "$TID_B" ] ||
+	lh_err "after A (tid $TID_A) exited, B (tid $TID_B) did not take its entry: $lines line(s), the first of tid '$key'"
+[ "$other" = "$a_n" ] ||
+	lh_err "#other is $other, A's line held $a_n samples"
+tv_check_sums
+lh_case_end an_exited_tasks_entry_goes_to_a_new_task_and_its_samples_to_other
 
 lh_case_begin
 tv_views_off
