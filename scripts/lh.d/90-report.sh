@@ -84,7 +84,10 @@ series_name()
 help_report()
 {
 	cat <<'EOF'
-  report DIR [--top N]            worst intervals and per-day p99/p99.9/max
+cmd dir DIR [--top N]
+about worst intervals and per-day p99/p99.9/max
+opt - --top N number the N worst intervals (default 10)
+exits 0 2
 EOF
 }
 
