@@ -158,7 +158,7 @@ $2 == "opt" {
 	else printf "  %-26s%s\n", o, $7
 }
 $2 == "more" { printf "%28s%s\n", "", $3 }
-$2 == "exit" { if (!nexit++) print "Exit status:"; printf "  %-3s %s\n", $3, $4 }
+$2 == "exit" { if (!nexit++) print "Exit status:"; printf "  %-5s %s\n", $3, $4 }
 END { print "See lh(1)." }'
 }
 

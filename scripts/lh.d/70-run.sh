@@ -43,8 +43,8 @@ about disable, summary
 opt - --types T,.. types these types (and what they need) only
 opt - --snapshot DIR dir then lh snapshot DIR
 opt -d --duration DURATION duration record for DURATION (10s, 5m, 2h, 1d)
-exits 0 2 3
-exit 1 (or any other) the exit status of CMD
+exits 0 2 3 other
+exit other the exit status of CMD
 EOF
 }
 

@@ -514,7 +514,7 @@ mon_sleep_until()
 help_monitor()
 {
 	cat <<'EOF'
-cmd dir -i DURATION [-d DURATION|--count N] --out DIR [OPTION..]
+cmd - -i DURATION [-d DURATION|--count N] --out DIR [OPTION..]
 about every interval, what each histogram gained,
 about into DIR/series.jsonl (never resets; restartable)
 opt -i --interval DURATION duration read every DURATION (60, 30s, 5m, 1h)
