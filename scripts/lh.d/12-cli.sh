@@ -44,8 +44,13 @@ cpulist_arg()
 		CL_REST=${CL_REST#*,}
 		CL_A=${CL_W%%-*}
 		CL_B=${CL_W#*-}
-		uint_arg "$1" "$2" "$CL_A" 0 "$LH_MAX_CPU" "a CPU number"
-		uint_arg "$1" "$2" "$CL_B" 0 "$LH_MAX_CPU" "a CPU number"
+		for CL_N in "$CL_A" "$CL_B"; do
+			case $CL_N in
+			"" | *[!0-9]* | 0?*)
+				die "$1: $2 '$CL_N' is not a CPU number from 0 to $LH_MAX_CPU, in '$3' (a CPU list: 0-3,5; or all)" ;;
+			esac
+			uint_arg "$1" "$2" "$CL_N" 0 "$LH_MAX_CPU" "a CPU number"
+		done
 		[ "$CL_A" -le "$CL_B" ] || die "$1: $2 '$3': the range $CL_W runs backwards"
 		while [ "$CL_A" -le "$CL_B" ]; do
 			case $CL_OUT in *" $CL_A "*) ;; *) CL_OUT="$CL_OUT$CL_A " ;; esac
