@@ -27,6 +27,7 @@
 
 # The histograms latency_hist has (include/latency_hist/type_list.h), for the
 # completion where the tree's status file cannot be read (not root).
+# shellcheck disable=SC2034 # read by scripts/gen-completion.sh
 LH_KNOWN_TYPES="irqsoff preemptoff preemptirqsoff wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup switchtime timerwakeupswitch irq softirq"
 
 # cpulist_arg CMD OPTION LIST - CL_OUT: the CPUs of LIST (rtla's -c syntax:
