@@ -30,7 +30,8 @@ printf ':Manual section: %s\n:Manual group: latency-hist\n:Version: %s\n\n' "$se
 # the table lh's --help and its bash completion are made from too
 cli_sections()
 {
-	sh "$(dirname "$0")/lh" help --options | awk -F'\t' '
+	CS_TABLE=$(sh "$(dirname "$0")/lh" help --options) || { echo "gen-man.sh: lh help --options failed" >&2; return 1; }
+	printf '%s\n' "$CS_TABLE" | awk -F'\t' '
 # title - an rst section title, underlined with ch
 function title(t, ch,    u) {
 	u = t
