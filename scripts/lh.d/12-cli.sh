@@ -38,6 +38,7 @@ LH_KNOWN_TYPES="irqsoff preemptoff preemptirqsoff wakeup wakeup/sharedprio misse
 cpulist_arg()
 {
 	CL_OUT=" "
+	CL_MAX=-1
 	[ "$3" != all ] || { CL_OUT=; return 0; }
 	CL_REST=$3,
 	while [ -n "$CL_REST" ]; do
@@ -53,8 +54,14 @@ cpulist_arg()
 			uint_arg "$1" "$2" "$CL_N" 0 "$LH_MAX_CPU" "a CPU number"
 		done
 		[ "$CL_A" -le "$CL_B" ] || die "$1: $2 '$3': the range $CL_W runs backwards"
+		# (a CPU above all before it is new: 0-8191 takes no search)
 		while [ "$CL_A" -le "$CL_B" ]; do
-			case $CL_OUT in *" $CL_A "*) ;; *) CL_OUT="$CL_OUT$CL_A " ;; esac
+			if [ "$CL_A" -gt "$CL_MAX" ]; then
+				CL_OUT="$CL_OUT$CL_A "
+				CL_MAX=$CL_A
+			else
+				case $CL_OUT in *" $CL_A "*) ;; *) CL_OUT="$CL_OUT$CL_A " ;; esac
+			fi
 			CL_A=$((CL_A + 1))
 		done
 	done
@@ -71,7 +78,7 @@ duration_arg()
 	DA_WHAT="a whole number of seconds or a duration (30s, 5m, 2h, 1d) from $4 s to $5 s"
 	DA_MUL=
 	case $3 in
-	*ms) [ "$6" != ms ] || { DA_N=${3%ms}; DA_MUL=ms; } ;;
+	*ms) [ "${6-}" != ms ] || { DA_N=${3%ms}; DA_MUL=ms; } ;;
 	*s) DA_N=${3%s}; DA_MUL=1 ;;
 	*m) DA_N=${3%m}; DA_MUL=60 ;;
 	*h) DA_N=${3%h}; DA_MUL=3600 ;;
