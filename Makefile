@@ -16,7 +16,8 @@
 #                             INSTALL_MOD_PATH), then depmod for that release; a DKMS or
 #                             package install is the package manager's to remove
 #   make clean
-#   make lh                   scripts/lh, the one file rigs copy, from its sources in scripts/lh.d/
+#   make lh                   scripts/lh, the one file rigs copy, from its sources in scripts/lh.d/,
+#                             and its bash completion (contrib/bash-completion/lh)
 #                             (committed both: a host test fails when they differ)
 #   make checkpatch           checkpatch --strict over the module sources (needs CHECKPATCH=)
 #   make bench                lh's read cost on the host (scripts/bench-read.sh), then the
@@ -96,10 +97,14 @@ validate:
 stress:
 	bash scripts/stress.sh $(STRESS_ARGS)
 
-# Through a temporary file: a source the assembly refuses leaves scripts/lh as it was.
+# Through a temporary file: a source the assembly refuses leaves scripts/lh as it was. The bash
+# completion is made from lh's table of options (scripts/gen-completion.sh), so it follows.
 lh:
 	sh scripts/lh.d/assemble.sh > scripts/lh.tmp || { rm -f scripts/lh.tmp; exit 1; }
 	chmod 755 scripts/lh.tmp
 	mv scripts/lh.tmp scripts/lh
+	sh scripts/gen-completion.sh scripts/lh > contrib/bash-completion/lh.tmp || \
+		{ rm -f contrib/bash-completion/lh.tmp; exit 1; }
+	mv contrib/bash-completion/lh.tmp contrib/bash-completion/lh
 
 .PHONY: all modules modules_install install uninstall clean checkpatch bench bench-read validate stress lh

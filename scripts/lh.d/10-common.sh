@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # 10-common.sh - what every command uses: die and warn, the checkers of option
-# arguments (opt_arg, uint_arg, buckets_arg, prom_opt), the command list and
-# help, the tree's vocabulary from its status file (need_tree, load_types,
-# type_rows, the switches and their dependencies) and the reads and writes of
-# the control files (with the module-parameter fallback under lockdown). A
-# part of scripts/lh: see assemble.sh.
+# arguments (opt_arg, uint_arg, buckets_arg, prom_opt; CPU lists and
+# durations in 12-cli.sh), the command list, the tree's vocabulary from its
+# status file (need_tree, load_types, type_rows, the switches and their
+# dependencies) and the reads and writes of the control files (with the
+# module-parameter fallback under lockdown). A part of scripts/lh: see
+# assemble.sh.
 
 # ------------------------------------------------------------------ helpers
 
@@ -33,10 +34,11 @@ warn()
 }
 
 # opt_arg CMD WHAT OPTION [ARG..] - the argument of OPTION, which is "--opt"
-# followed by its argument or "--opt=ARG": sets OPT_VAL to it and OPT_SHIFT
-# to the number of words it took; dies "CMD: --opt needs WHAT" if there is
-# none or it is empty (every option of lh goes through here, as the scripts
-# of tools/memory-model go through parseargs.sh's checkarg)
+# or "-o" followed by its argument, "--opt=ARG" or "-oARG" (as getopt takes
+# rtla's): sets OPT_VAL to it and OPT_SHIFT to the number of words it took;
+# dies "CMD: --opt needs WHAT" if there is none or it is empty (every option
+# of lh goes through here, as the scripts of tools/memory-model go through
+# parseargs.sh's checkarg)
 opt_arg()
 {
 	OA_CMD=$1
@@ -44,6 +46,8 @@ opt_arg()
 	shift 2
 	case $1 in
 	--*=*) OA_NAME=${1%%=*}; OPT_VAL=${1#*=}; OPT_SHIFT=1 ;;
+	--*) OA_NAME=$1; OPT_VAL=${2-}; OPT_SHIFT=2; [ $# -ge 2 ] || OPT_VAL= ;;
+	-??*) OA_NAME=${1%"${1#-?}"}; OPT_VAL=${1#-?}; OPT_SHIFT=1 ;;
 	*) OA_NAME=$1; OPT_VAL=${2-}; OPT_SHIFT=2; [ $# -ge 2 ] || OPT_VAL= ;;
 	esac
 	[ -n "$OPT_VAL" ] || die "$OA_CMD: $OA_NAME needs $OA_WHAT"
@@ -103,29 +107,8 @@ prom_opt()
 }
 
 # The commands, in the order of the usage list; each has a help_<cmd> beside
-# its cmd_<cmd>, which `lh CMD --help`, `lh help CMD` and the list print.
+# its cmd_<cmd>, its rows of the table of options (12-cli.sh).
 LH_COMMANDS="status enable disable reset pid summary explain outliers json snapshot compare plot prom monitor report run"
-
-# usage - print the command list, from the help_<cmd> of every command
-usage()
-{
-	echo "usage: lh COMMAND [ARGS]     (lh COMMAND --help: that command)"
-	for US_C in $LH_COMMANDS; do
-		"help_$US_C"
-	done
-	echo "  version | --version | -V      lh's version and the loaded module's"
-	echo "  help [COMMAND]                  this list, or COMMAND's usage"
-	echo "Tree: LH_ROOT (default /sys/kernel/debug/latency_hist). Exit status and all: lh(1)."
-}
-
-# help_command CMD - print the usage of CMD; fail if there is no such command
-help_command()
-{
-	word_in "$1" "$LH_COMMANDS" || return 1
-	echo "usage: lh $1 ..."
-	"help_$1"
-	echo "Exit status: 0 success, 2 bad input, 3 the tree cannot be reached; see lh(1)."
-}
 
 # need_tree - make sure LH_ROOT is a latency_hist tree we can read; when the
 # module's own tree cannot be, say why: module not loaded, debugfs not

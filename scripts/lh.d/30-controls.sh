@@ -9,7 +9,9 @@
 help_status()
 {
 	cat <<'EOF'
-  status                          what is available, enabled, recorded
+cmd - -
+about what is available, enabled, recorded
+exits 0 2 3
 EOF
 }
 
@@ -43,7 +45,9 @@ function END_OUTPUT(    i, t, k, c, n, mx, s, f) {
 help_enable()
 {
 	cat <<'EOF'
-  enable TYPE..|all               switch histograms on (with what they need)
+cmd types TYPE..|all
+about switch histograms on (with what they need)
+exits 0 2 3
 EOF
 }
 
@@ -79,7 +83,9 @@ cmd_enable()
 help_disable()
 {
 	cat <<'EOF'
-  disable TYPE..|all              switch histograms off (dependents first)
+cmd types TYPE..|all
+about switch histograms off (dependents first)
+exits 0 2 3
 EOF
 }
 
@@ -101,7 +107,9 @@ cmd_disable()
 help_reset()
 {
 	cat <<'EOF'
-  reset [TYPE..|all]              empty histograms (default: all)
+cmd types [TYPE..|all]
+about empty histograms (default: all)
+exits 0 2 3
 EOF
 }
 
@@ -128,7 +136,9 @@ cmd_reset()
 help_pid()
 {
 	cat <<'EOF'
-  pid TYPE [PID]                  show or set the pid filter (0 = none)
+cmd pidtype TYPE [PID]
+about show or set the pid filter (0 = none)
+exits 0 2 3
 EOF
 }
 

@@ -9,8 +9,11 @@
 help_summary()
 {
 	cat <<'EOF'
-  summary [TYPE..] [--cpu N|all] [--json]
-                                  samples, min, mean, percentiles, max
+cmd types [TYPE..] [-c LIST|all] [--json]
+about samples, min, mean, percentiles, max
+opt -c --cpu LIST cpus the CPUs of LIST (0-3,5); all: the merged line
+opt - --json - flag the same values as JSON
+exits 0 2 3
 EOF
 }
 
@@ -22,18 +25,23 @@ cmd_summary()
 	SU_TYPES=
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--cpu | --cpu=*) opt_arg summary "a CPU number or all" "$@"; SU_CPU=$OPT_VAL; shift "$OPT_SHIFT" ;;
+		-c | -c?* | --cpu | --cpu=*)
+			opt_arg summary "a CPU list or all" "$@"; shift "$OPT_SHIFT"
+			# (all: the line of all CPUs merged)
+			SU_CPU=" all "
+			[ "$OPT_VAL" = all ] || { cpulist_arg summary --cpu "$OPT_VAL"; SU_CPU=$CL_OUT; } ;;
 		--json) SU_JSON=1; shift ;;
 		-*) die "summary: unknown option $1" ;;
 		*) SU_TYPES="$SU_TYPES $1"; shift ;;
 		esac
 	done
 	case $SU_CPU in
-	"" | all) ;;
+	"" | " all ") ;;
 	*)
-		uint_arg summary --cpu "$SU_CPU" 0 "$LH_MAX_CPU" "a CPU number or all"
-		[ -e "$LH_ROOT/wakeup/CPU$SU_CPU" ] || [ ! -d "$LH_ROOT/wakeup" ] ||
-			die "summary: --cpu: there is no CPU $SU_CPU in $LH_ROOT" ;;
+		for SU_C in $SU_CPU; do
+			[ -e "$LH_ROOT/wakeup/CPU$SU_C" ] || [ ! -d "$LH_ROOT/wakeup" ] ||
+				die "summary: --cpu: there is no CPU $SU_C in $LH_ROOT"
+		done ;;
 	esac
 	need_tree
 	# shellcheck disable=SC2086 # word lists
@@ -43,7 +51,7 @@ cmd_summary()
 		SU_FILES="$SU_FILES$LH_ROOT/$SU_T/summary$LH_NL"
 		# (the per-line view, where the type has one: not per CPU)
 		case $SU_CPU in
-		"" | all) [ ! -e "$LH_ROOT/$SU_T/lines" ] || SU_FILES="$SU_FILES$LH_ROOT/$SU_T/lines$LH_NL" ;;
+		"" | " all ") [ ! -e "$LH_ROOT/$SU_T/lines" ] || SU_FILES="$SU_FILES$LH_ROOT/$SU_T/lines$LH_NL" ;;
 		esac
 	done
 	# shellcheck disable=SC2016,SC2086 # awk code; one file a line
@@ -65,7 +73,7 @@ function line_rows(t,    i, f) {
 		    f[4], f[5], f[6], f[7], f[8], ln_comm[t, i]
 	}
 }
-function END_OUTPUT(    n, t, k, c, list, sep, nc) {
+function END_OUTPUT(    n, t, k, c, list, sep, nc, nw, wl) {
 	n = split(types, list, " ")
 	if (json) printf "{\"schema_version\": %d, \"types\": {", schema
 	else printf "%-21s %4s %12s %7s %9s %7s %7s %7s %7s %7s %7s %8s %8s\n", "TYPE", "CPU", "samples", "min",
@@ -73,10 +81,12 @@ function END_OUTPUT(    n, t, k, c, list, sep, nc) {
 	for (k = 1; k <= n; k++) {
 		t = list[k]
 		summary_done(t)
-		if (want != "" && !((t, want) in sum_line)) fail(root "/" t "/summary: no line for CPU " want)
+		nw = split(want, wl, " ")
+		for (c = 1; c <= nw; c++)
+			if (!((t, wl[c]) in sum_line)) fail(root "/" t "/summary: no line for CPU " wl[c])
 		nc = 0
 		for (c = 1; c <= ncpu[t]; c++)
-			if (want == "" || cpus[t, c] == want) sorted[++nc] = cpus[t, c]
+			if (want == "" || index(want, " " cpus[t, c] " ")) sorted[++nc] = cpus[t, c]
 		sort_num(sorted, nc)
 		if (json) {
 			printf "%s%s: {\"cpus\": {", (k > 1 ? ", " : ""), jstr(t)
@@ -86,12 +96,12 @@ function END_OUTPUT(    n, t, k, c, list, sep, nc) {
 				sep = ", "
 			}
 			printf "}"
-			if (want == "" || want == "all") printf ", \"all\": {\"summary\": %s}", summary_json(sum_line[t, "all"])
+			if (want == "" || index(want, " all ")) printf ", \"all\": {\"summary\": %s}", summary_json(sum_line[t, "all"])
 			if (t in ln_other) printf ", \"lines\": %s", lines_json(t)
 			printf "}"
 		} else {
 			for (c = 1; c <= nc; c++) row(t, sum_line[t, sorted[c]])
-			if (want == "" || want == "all") row(t, sum_line[t, "all"])
+			if (want == "" || index(want, " all ")) row(t, sum_line[t, "all"])
 		}
 	}
 	for (k = 1; k <= n && !json; k++) if (list[k] in ln_other) line_rows(list[k])

@@ -7,9 +7,12 @@
 help_explain()
 {
 	cat <<'EOF'
-  explain [TYPE..] [--cpu N] [--json]
-                                  where the time of each CPU's worst window
-                                  went (needs explain/enable = 1)
+cmd types [TYPE..] [-c LIST] [--json]
+about where the time of each CPU's worst window
+about went (needs explain/enable = 1)
+opt -c --cpu LIST cpus the CPUs of LIST only (0-3,5, or all)
+opt - --json - flag the same as JSON
+exits 0 2 3
 EOF
 }
 
@@ -23,13 +26,14 @@ cmd_explain()
 	EX_ARGS=
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--cpu | --cpu=*) opt_arg explain "a CPU number" "$@"; EX_CPU=$OPT_VAL; shift "$OPT_SHIFT" ;;
+		-c | -c?* | --cpu | --cpu=*)
+			opt_arg explain "a CPU list" "$@"; shift "$OPT_SHIFT"
+			cpulist_arg explain --cpu "$OPT_VAL"; EX_CPU=$CL_OUT ;;
 		--json) EX_JSON=1; shift ;;
 		-*) die "explain: unknown option $1" ;;
 		*) EX_ARGS="$EX_ARGS $1"; shift ;;
 		esac
 	done
-	[ -z "$EX_CPU" ] || uint_arg explain --cpu "$EX_CPU" 0 "$LH_MAX_CPU" "a CPU number"
 	need_tree
 	# shellcheck disable=SC2086 # a word list
 	EX_TYPES=$(types_with 7 "no type has explain files in $LH_ROOT (a latency_hist without explain?)" \
@@ -40,14 +44,14 @@ cmd_explain()
 		for EX_F in "$LH_ROOT/$EX_T"/explain-CPU[0-9]*; do
 			[ -e "$EX_F" ] || continue
 			EX_C=${EX_F##*/explain-CPU}
-			[ -z "$EX_CPU" ] || [ "$EX_C" = "$EX_CPU" ] || continue
+			case $EX_CPU in "" | *" $EX_C "*) ;; *) continue ;; esac
 			[ -r "$EX_F" ] || die "cannot read $EX_F (not root?)"
 			EX_FILES="$EX_FILES$EX_F$LH_NL"
 			EX_M=$LH_ROOT/$EX_T/max_latency-CPU$EX_C
 			[ ! -r "$EX_M" ] || EX_FILES="$EX_FILES$EX_M$LH_NL"
 			EX_N=$((EX_N + 1))
 		done
-		[ "$EX_N" -gt 0 ] || die "explain: no explain-CPU${EX_CPU:-x} file in $LH_ROOT/$EX_T"
+		[ "$EX_N" -gt 0 ] || die "explain: no explain-CPUx file${EX_CPU:+ of CPU$EX_CPU} in $LH_ROOT/$EX_T"
 	done
 	EX_ON=
 	[ -r "$LH_ROOT/explain/enable" ] && EX_ON=$(read_value "$LH_ROOT/explain/enable")

@@ -51,7 +51,9 @@ gather_meta()
 help_json()
 {
 	cat <<'EOF'
-  json                            everything as one JSON document
+cmd - -
+about everything as one JSON document
+exits 0 2 3
 EOF
 }
 

@@ -4,28 +4,6 @@
 # why, from the outlier logs <type>/outliers-CPUx (read by outlier.awk).
 # A part of scripts/lh: see assemble.sh.
 
-# outlier_cpus CMD LIST - OC_OUT: the CPUs of LIST ("all", or numbers and
-# ranges N-M, comma separated), space separated with blanks around; dies on
-# anything else
-outlier_cpus()
-{
-	OC_OUT=" "
-	[ "$2" != all ] || { OC_OUT=; return 0; }
-	OC_REST=$2,
-	while [ -n "$OC_REST" ]; do
-		OC_W=${OC_REST%%,*}
-		OC_REST=${OC_REST#*,}
-		OC_A=${OC_W%%-*}
-		OC_B=${OC_W#*-}
-		uint_arg "$1" --cpu "$OC_A" 0 "$LH_MAX_CPU" "a CPU number"
-		uint_arg "$1" --cpu "$OC_B" "$OC_A" "$LH_MAX_CPU" "a CPU number"
-		while [ "$OC_A" -le "$OC_B" ]; do
-			OC_OUT="$OC_OUT$OC_A "
-			OC_A=$((OC_A + 1))
-		done
-	done
-}
-
 # outlier_files TYPE.. - print the outliers-CPUx files of the TYPEs that
 # have outliers=1 in status, one a line; dies if one cannot be read
 outlier_files()
@@ -66,9 +44,14 @@ END {
 help_outliers()
 {
 	cat <<'EOF'
-  outliers [TYPE..] [--cpu LIST] [--since SEQ|DURATION] [--json]
-                                  every sample over its type's budget
-                                  (outlier_us), oldest first, and its cause
+cmd types [TYPE..] [-c LIST] [--since SEQ|DURATION] [--json]
+about every sample over its type's budget
+about (outlier_us), oldest first, and its cause
+opt -c --cpu LIST cpus the CPUs of LIST only (0-3,5, or all)
+opt - --since SEQ|DURATION duration after sequence number SEQ of each log,
+more or at most DURATION old (30s, 15m, 2h, 7d)
+opt - --json - flag as JSON
+exits 0 2 3
 EOF
 }
 
@@ -83,20 +66,13 @@ cmd_outliers()
 	OU_ARGS=
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--cpu | --cpu=*)
+		-c | -c?* | --cpu | --cpu=*)
 			opt_arg outliers "a CPU list" "$@"; shift "$OPT_SHIFT"
-			outlier_cpus outliers "$OPT_VAL"; OU_CPUS=$OC_OUT ;;
+			cpulist_arg outliers --cpu "$OPT_VAL"; OU_CPUS=$CL_OUT ;;
 		--since | --since=*)
 			opt_arg outliers "a sequence number or a duration (30s, 15m, 2h, 7d)" "$@"; shift "$OPT_SHIFT"
 			case $OPT_VAL in
-			*[smhd])
-				OU_DUR=${OPT_VAL%?}
-				uint_arg outliers --since "$OU_DUR" 1 99999999 "a duration (30s, 15m, 2h, 7d)"
-				case $OPT_VAL in
-				*m) OU_DUR=$((OU_DUR * 60)) ;;
-				*h) OU_DUR=$((OU_DUR * 3600)) ;;
-				*d) OU_DUR=$((OU_DUR * 86400)) ;;
-				esac ;;
+			*[smhd]) duration_arg outliers --since "$OPT_VAL" 1 8639913600 ms; OU_DUR=$DA_S ;;
 			*) uint_arg outliers --since "$OPT_VAL" 0 9007199254740991 "a sequence number"; OU_SEQ=$OPT_VAL ;;
 			esac ;;
 		--json) OU_JSON=1; shift ;;

@@ -9,7 +9,9 @@
 help_snapshot()
 {
 	cat <<'EOF'
-  snapshot DIR                    save all files plus uname, cmdline, time
+cmd dir DIR
+about save all files plus uname, cmdline, time
+exits 0 2 3
 EOF
 }
 
@@ -91,7 +93,11 @@ snapshot_tree()
 help_compare()
 {
 	cat <<'EOF'
-  compare A B [--fail-if GATE]..  compare two snapshots; exit 1 if a gate trips
+cmd dir A B [--fail-if GATE]..
+about compare two snapshots; exit 1 if a gate trips
+opt - --fail-if GATE text exit 1 if GATE trips (wakeup@all:p99>+10%,
+more wakeup@all:max>150; all of them: lh(1))
+exits 0 1 2
 EOF
 }
 

@@ -57,10 +57,14 @@ function END_OUTPUT(    k, c, nc, b, r, top, line, count, nf, f) {
 help_plot()
 {
 	cat <<'EOF'
-  plot OUT.png|OUT.svg [TYPE]     OSADL-style latency plot (needs gnuplot)
-  plot --data [TYPE]              the plot's data, OSADL format, on stdout
-  plot --over-time DIR OUT.png|OUT.svg|--data [TYPE]
-                                  maximum per interval over time, per CPU
+cmd file OUT.png|OUT.svg [TYPE]
+about OSADL-style latency plot (needs gnuplot)
+about plot --data [TYPE]: the plot's data, OSADL format, on stdout
+about plot --over-time DIR OUT.png|OUT.svg|--data [TYPE]:
+about maximum per interval over time, per CPU
+opt - --data - flag print the plot's data instead of drawing it
+opt - --over-time DIR dir the maxima of lh monitor's series in DIR
+exits 0 2 3
 EOF
 }
 
@@ -144,8 +148,11 @@ function END_OUTPUT(    i) {
 help_prom()
 {
 	cat <<'EOF'
-  prom [--buckets US,..] [--host-label] [FILE]
-                                  Prometheus text exposition (FILE: atomically)
+cmd file [--buckets US,..] [--host-label] [FILE]
+about Prometheus text exposition (FILE: atomically)
+opt - --buckets US,.. text the le bounds in us (default 1,2,5,..,10240)
+opt - --host-label - flag a host label on every series
+exits 0 2 3
 EOF
 }
 

@@ -37,8 +37,14 @@ run_restore()
 help_run()
 {
 	cat <<'EOF'
-  run [--types T,..] [--snapshot DIR] -- CMD [ARGS]
-                                  reset, enable, run CMD, disable, summary
+cmd cmdline [--types T,..] [--snapshot DIR] [-d DURATION | -- CMD [ARGS]]
+about reset, enable, run CMD (or wait DURATION),
+about disable, summary
+opt - --types T,.. types these types (and what they need) only
+opt - --snapshot DIR dir then lh snapshot DIR
+opt -d --duration DURATION duration record for DURATION (10s, 5m, 2h, 1d)
+exits 0 2 3 other
+exit other the exit status of CMD
 EOF
 }
 
@@ -47,16 +53,25 @@ cmd_run()
 {
 	RUN_TYPES=
 	RUN_SNAP=
+	RUN_DUR=
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--types | --types=*) opt_arg run "a list" "$@"; RUN_TYPES=$OPT_VAL; shift "$OPT_SHIFT" ;;
 		--snapshot | --snapshot=*) opt_arg run "a directory" "$@"; RUN_SNAP=$OPT_VAL; shift "$OPT_SHIFT" ;;
+		-d | -d?* | --duration | --duration=*)
+			opt_arg run "a duration" "$@"; shift "$OPT_SHIFT"
+			duration_arg run --duration "$OPT_VAL" 1 999999999 ms; RUN_DUR=$DA_S ;;
 		--) shift; break ;;
 		-*) die "run: unknown option $1" ;;
 		*) break ;;
 		esac
 	done
-	[ $# -gt 0 ] || die "usage: lh run [--types T,..] [--snapshot DIR] -- CMD [ARGS]"
+	if [ -n "$RUN_DUR" ]; then
+		# (rtla timerlat hist -d: record for that long, with no workload of lh's)
+		[ $# -eq 0 ] || die "run: --duration or a command to run, not both"
+		set -- sleep "$RUN_DUR"
+	fi
+	[ $# -gt 0 ] || die "usage: lh run [--types T,..] [--snapshot DIR] [-d DURATION | -- CMD [ARGS]]"
 	uint_arg run LH_PROGRESS_S "$LH_PROGRESS_S" 0 9999999 "a number of seconds"
 	need_tree
 	if [ -n "$RUN_SNAP" ] && [ -e "$RUN_SNAP" ] && [ -n "$(ls -A "$RUN_SNAP" 2>/dev/null)" ]; then

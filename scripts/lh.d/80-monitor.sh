@@ -514,10 +514,20 @@ mon_sleep_until()
 help_monitor()
 {
 	cat <<'EOF'
-  monitor --interval S [--count N] --out DIR [--prom FILE [--buckets US,..]
-          [--host-label]] [--types T,..] [--rotate daily|SIZE [--keep N|Nd]]
-                                  every S s, what each histogram gained, into
-                                  DIR/series.jsonl (never resets; restartable)
+cmd - -i DURATION [-d DURATION|--count N] --out DIR [OPTION..]
+about every interval, what each histogram gained,
+about into DIR/series.jsonl (never resets; restartable)
+opt -i --interval DURATION duration read every DURATION (60, 30s, 5m, 1h)
+opt -d --duration DURATION duration stop after DURATION (10m, 2h, 7d)
+opt - --count N number stop after N intervals
+opt - --out DIR dir the series directory
+opt - --prom FILE file also rewrite FILE.prom every interval
+opt - --buckets US,.. text the le bounds of --prom, in us
+opt - --host-label - flag a host label in --prom
+opt - --types T,.. types these types only (default: every enabled one)
+opt - --rotate daily|SIZE text start a new piece daily or at SIZE (64M)
+opt - --keep N|Nd text keep N closed pieces, or those of N days
+exits 0 2 3
 EOF
 }
 
@@ -528,6 +538,7 @@ cmd_monitor()
 {
 	MO_INTERVAL=
 	MO_COUNT=
+	MO_DURATION=
 	MO_DIR=
 	MO_PROM=
 	MO_TSPEC=
@@ -536,7 +547,12 @@ cmd_monitor()
 	MO_KEEP_DAYS=
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--interval | --interval=*) opt_arg monitor seconds "$@"; MO_INTERVAL=$OPT_VAL; shift "$OPT_SHIFT" ;;
+		-i | -i?* | --interval | --interval=*)
+			opt_arg monitor "a duration" "$@"; shift "$OPT_SHIFT"
+			duration_arg monitor --interval "$OPT_VAL" 1 9999999 ms; MO_INTERVAL=$DA_S ;;
+		-d | -d?* | --duration | --duration=*)
+			opt_arg monitor "a duration" "$@"; shift "$OPT_SHIFT"
+			duration_arg monitor --duration "$OPT_VAL" 1 999999999 ms; MO_DURATION=$DA_S ;;
 		--count | --count=*) opt_arg monitor "a number" "$@"; MO_COUNT=$OPT_VAL; shift "$OPT_SHIFT" ;;
 		--out | --out=*) opt_arg monitor "a directory" "$@"; MO_DIR=$OPT_VAL; shift "$OPT_SHIFT" ;;
 		--prom | --prom=*) opt_arg monitor "a file" "$@"; MO_PROM=$OPT_VAL; shift "$OPT_SHIFT" ;;
@@ -555,8 +571,12 @@ cmd_monitor()
 	fi
 	[ -n "$MO_PROM" ] || [ -z "$PO_OPT" ] || die "monitor: $PO_OPT shapes the --prom file, and there is no --prom"
 	[ -n "$MO_ROTATE" ] || [ -z "$MO_KEEP_N$MO_KEEP_DAYS" ] || die "monitor: --keep keeps pieces that --rotate closes, and there is no --rotate"
-	uint_arg monitor --interval "$MO_INTERVAL" 1 9999999 "a whole number of seconds"
 	[ -z "$MO_COUNT" ] || uint_arg monitor --count "$MO_COUNT" 0 999999999 "a number of intervals"
+	if [ -n "$MO_DURATION" ]; then
+		[ -z "$MO_COUNT" ] || die "monitor: --duration and --count both say when to stop: give one"
+		# (the intervals that cover it: 1h every 7m is 9 intervals, 63 minutes)
+		MO_COUNT=$(((MO_DURATION + MO_INTERVAL - 1) / MO_INTERVAL))
+	fi
 	MO_PROMTMP=
 	if [ -n "$MO_PROM" ]; then
 		case $MO_PROM in

@@ -84,11 +84,14 @@ series_name()
 help_report()
 {
 	cat <<'EOF'
-  report DIR [--top N]            worst intervals and per-day p99/p99.9/max
-  report [DIR] --html OUT.html [--top N]
-                                  one self-contained HTML page (plots, tables,
-                                  outliers, explain) of a monitor's DIR, a
-                                  snapshot, or without DIR the live tree
+cmd dir [DIR] [--top N] [--html OUT.html]
+about worst intervals and per-day p99/p99.9/max of a
+about monitor's DIR; --html: one self-contained page
+about (plots, tables, outliers, explain) of DIR, a
+about snapshot, or without DIR the live tree
+opt - --top N number the N worst intervals (default 10)
+opt - --html OUT.html file write the page to OUT.html
+exits 0 2 3
 EOF
 }
 

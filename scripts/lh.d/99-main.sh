@@ -20,6 +20,7 @@ main()
 	[ $# -gt 0 ] || { usage >&2; exit 2; }
 	LH_CMD=$1
 	shift
+	# (-h as rtla: the word after the command, as every command's help says)
 	case ${1:-} in
 	-h | --help)
 		help_command "$LH_CMD" && exit 0 ;;
@@ -44,7 +45,10 @@ main()
 	version | --version | -V) cmd_version ;;
 	help | -h | --help)
 		[ $# -eq 0 ] && { usage; exit 0; }
-		case $1 in -h | --help) usage; exit 0 ;; esac
+		case $1 in
+		--options) cli_rows; exit ;;
+		-*) die "help: unknown option $1 (lh help --help)" ;;
+		esac
 		help_command "$1" || die "help: unknown command '$1'" ;;
 	*) usage >&2; die "unknown command '$LH_CMD'" ;;
 	esac
