@@ -18,8 +18,17 @@
 #  2. pid filter on the same kind of sleeper: L +-1 samples over wakeup +
 #     sharedprio, and wakeup or sharedprio's CPU1 max record names it with
 #     priority -21 (nice 0) and comm rt_sleeper.
+#  3. pid filter on one side of a SCHED_OTHER futex ping-pong across CPUs 0
+#     and 1 (futex_pingpong), a fair spinner sharing CPU 1: wakeup +
+#     sharedprio hold one sample per waking of the followed thread that had
+#     a later switch-in (its voluntary context switches; -1 at most for the
+#     boundary). Many of those wakings come while it switches out of its
+#     futex wait; on 6.12 and later EEVDF's delayed dequeue leaves such a
+#     thread on_rq (se.sched_delayed), and a probe that took that for
+#     "running" dropped the wakeup (Documentation/latency_hist.rst,
+#     "wakeup/").
 #
-# requires: rt_sleeper cpu1
+# requires: rt_sleeper futex_pingpong cpu1
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -30,7 +39,7 @@ L=100
 PERIOD=10000
 
 sl_setup
-lh_plan 4
+lh_plan 5
 lh_load_or_bail
 
 # run FILTER - one run of a SCHED_OTHER sleeper on CPU 1
@@ -86,5 +95,28 @@ else
 	lh_err "$h/max_latency-CPU1 has no record: '$MR_LINE'"
 fi
 lh_case_end sched_other_followed_under_pid_filter
+
+lh_case_begin
+for args in "-l 2000" "-l 2000 -H" "-l 2000 -H -b 30"; do
+	# shellcheck disable=SC2086 # the options are words
+	sl_start_bin "$LH_BINDIR/futex_pingpong" "$LH_TMP/pp" $args ||
+		lh_bail "futex_pingpong did not start"
+	tid=$SL_TID
+	lh_filter wakeup "$tid"
+	lh_reset wakeup wakeup/sharedprio
+	lh_enable wakeup
+	sl_go
+	sl_wait
+	lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
+	switched=$(awk '$1 == "pong" { print $5 }' "$LH_TMP/pp")
+	total=$(hl_total_all wakeup wakeup/sharedprio)
+	lh_diag "futex_pingpong $args: $(grep '^pong' "$LH_TMP/pp"); wakeup + sharedprio: $total"
+	if [ -z "$switched" ]; then
+		lh_err "futex_pingpong printed no count"
+	elif [ "$total" -lt $((switched - 1)) ] || [ "$total" -gt "$switched" ]; then
+		lh_err "$args: $total samples for $switched wakings followed by a switch-in"
+	fi
+done
+lh_case_end sched_other_pingpong_wakee_switching_out_is_filed
 
 hl_finish_checked 0
