@@ -34,9 +34,14 @@
 #     (lh_softirq_hold longer than any other thread when it is the
 #     culprit), and the vector did not run in its own window (softirq's
 #     entry probe runs before explain's);
-#  4. a reset of softirq empties softirq/lines;
-#  5. with softirq disabled, raises file nothing;
-#  6. the module unloads (the last tests of a run: a module left busy would
+#  4. a raise while the vector is already pending starts no window: with
+#     softirq off, lh_softirq_hold raises HI in a RERAISE_HOLD_US section,
+#     the type is enabled, and RERAISE_US into the section a second tasklet
+#     raises HI again, still pending; HI then has no sample, or (the type
+#     came on before the first raise) none shorter than the section;
+#  5. a reset of softirq empties softirq/lines;
+#  6. with softirq disabled, raises file nothing;
+#  7. the module unloads (the last tests of a run: a module left busy would
 #     turn the next test into a skip), and dmesg is clean.
 #
 # requires: cpu1 lh_softirq_test
@@ -50,11 +55,13 @@ COUNT=20	# raises of a run
 GAP_US=2000	# between two of them
 HOLD_US=5000	# the bottom-halves-off section around a raise
 HOLDS=3		# sections
+RERAISE_HOLD_US=3000000	# case 4's section: long enough to enable the type in it
+RERAISE_US=2500000	# its second raise, into the section
 HI=0		# HI_SOFTIRQ, the vector lh_softirq_test raises
 LH_TOOL=${LH_TOOL:-$LH_TESTDIR/../scripts/lh}
 
 lh_setup
-lh_plan 7
+lh_plan 8
 lh_load_or_bail
 
 sq_load cpu=1 count=$COUNT gap_us=$GAP_US
@@ -187,6 +194,38 @@ else
 	st_check_explain
 fi
 lh_case_end bh_off_section_is_the_vectors_max_with_its_culprit
+
+lh_case_begin
+lh_expect_write_ok "$LH_DIR/enable/softirq" 0
+lh_reset softirq
+echo 1 >"$SQ_PARAMS/count"
+echo $RERAISE_HOLD_US >"$SQ_PARAMS/hold_us"
+echo $RERAISE_US >"$SQ_PARAMS/reraise_us"
+lh_value "$SQ_PARAMS/reraised"
+reraised0=$LH_VALUE
+lh_value "$SQ_PARAMS/raised"
+raised0=$LH_VALUE
+echo 1 >"$SQ_PARAMS/trigger" &
+trigger_pid=$!
+# the first raise made: the section has begun
+n=0
+while lh_value "$SQ_PARAMS/raised" && [ "$LH_VALUE" = "$raised0" ] && [ $n -lt 100 ]; do
+	lh_sleep_s 0.01
+	n=$((n + 1))
+done
+lh_expect_write_ok "$LH_DIR/enable/softirq" 1
+lh_value "$SQ_PARAMS/reraised"
+late=$((LH_VALUE - reraised0))
+wait $trigger_pid || lh_err "lh_softirq_test's run failed"
+echo 0 >"$SQ_PARAMS/reraise_us"
+hl_show_lines softirq
+if [ "$late" != 0 ]; then
+	lh_err "softirq was enabled after the second raise: the guest was too slow to test it"
+elif hl_line softirq $HI; then
+	[ "$LN_MIN" -ge $((RERAISE_HOLD_US * 9 / 10)) ] ||
+		lh_err "vector $HI: a sample of $LN_MIN us, shorter than the $RERAISE_HOLD_US us since its first raise (a raise while pending started a window)"
+fi
+lh_case_end raise_while_pending_starts_no_window
 
 lh_case_begin
 lh_reset softirq
