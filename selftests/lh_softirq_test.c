@@ -18,10 +18,6 @@
  *   echo 5000 > hold_us; echo 1 > trigger
  *					# each inside a bottom-halves-off section
  *   cat raised ran			# raises / tasklet runs since load
- *   echo 2000000 > hold_us; echo 1500000 > reraise_us; echo 1 > trigger
- *					# in each section, 1.5 s after the raise,
- *					# a second tasklet raises HI again, pending
- *   cat reraised			# such second raises since load
  *
  * A run is a kthread "lh_softirq_hold" bound to @cpu. Per raise it either
  * arms a pinned hard hrtimer LH_RAISE_DELAY_US ahead whose interrupt
@@ -78,12 +74,6 @@ MODULE_PARM_DESC(hold_us, "raise inside a bottom-halves-off section this long (0
 static unsigned int lh_reset_stall_us;
 module_param_named(reset_stall_us, lh_reset_stall_us, uint, 0444);
 MODULE_PARM_DESC(reset_stall_us, "stall each reset of latency_hist after its histograms are emptied (load time; 0: no)");
-static unsigned int lh_reraise_us;
-module_param_named(reraise_us, lh_reraise_us, uint, 0644);
-MODULE_PARM_DESC(reraise_us, "with hold_us: raise again, while pending, this long into the section (0: no)");
-static atomic_t lh_reraised = ATOMIC_INIT(0);
-module_param_named(reraised, lh_reraised.counter, int, 0444);
-MODULE_PARM_DESC(reraised, "second raises (reraise_us) since load");
 static atomic_t lh_raised = ATOMIC_INIT(0);
 module_param_named(raised, lh_raised.counter, int, 0444);
 MODULE_PARM_DESC(raised, "raises of HI_SOFTIRQ since load");
@@ -94,7 +84,6 @@ MODULE_PARM_DESC(ran, "runs of the tasklet since load");
 static DECLARE_WAIT_QUEUE_HEAD(lh_ran_wq);
 static struct hrtimer lh_raise_timer;
 static struct tasklet_struct lh_tasklet;
-static struct tasklet_struct lh_tasklet2;	/* the second raise's */
 
 /* lh_raise - schedule the tasklet: HI_SOFTIRQ is raised on this CPU */
 static void lh_raise(void)
@@ -117,14 +106,9 @@ static void lh_tasklet_fn(struct tasklet_struct *t)
 	wake_up(&lh_ran_wq);
 }
 
-/*
- * lh_raise_one - raise once, from the timer or in a BH-off section (there,
- * with reraise_us, raise again while the vector is pending: a second
- * tasklet's schedule raises HI_SOFTIRQ once more)
- */
+/* lh_raise_one - raise once, from the timer or in a BH-off section */
 static int lh_raise_one(unsigned int hold_us)
 {
-	unsigned int reraise_us = READ_ONCE(lh_reraise_us);
 	int target = atomic_read(&lh_ran) + 1;
 	ktime_t start;
 
@@ -132,14 +116,6 @@ static int lh_raise_one(unsigned int hold_us)
 		local_bh_disable();
 		lh_raise();
 		start = ktime_get();
-		if (reraise_us && reraise_us < hold_us) {
-			while (ktime_us_delta(ktime_get(), start) < reraise_us)
-				cpu_relax();
-			target++;
-			atomic_inc(&lh_raised);
-			atomic_inc(&lh_reraised);
-			tasklet_hi_schedule(&lh_tasklet2);
-		}
 		while (ktime_us_delta(ktime_get(), start) < hold_us)
 			cpu_relax();
 		local_bh_enable();
@@ -199,7 +175,6 @@ static int __init lh_softirq_test_init(void)
 		}
 	}
 	tasklet_setup(&lh_tasklet, lh_tasklet_fn);
-	tasklet_setup(&lh_tasklet2, lh_tasklet_fn);
 	lh_hrtimer_setup(&lh_raise_timer, lh_raise_fn, CLOCK_MONOTONIC,
 			 HRTIMER_MODE_REL_PINNED_HARD);
 	return 0;
@@ -209,7 +184,6 @@ static void __exit lh_softirq_test_exit(void)
 {
 	hrtimer_cancel(&lh_raise_timer);
 	tasklet_kill(&lh_tasklet);
-	tasklet_kill(&lh_tasklet2);
 	if (lh_reset_stall_us)
 		unregister_kprobe(&lh_reset_kprobe);
 }

@@ -20,7 +20,9 @@
 #     raise runs before the next is made: a stamp never cleared times the
 #     k-th sample from the first raise, k * GAP_US or more); lh (where it is
 #     beside the tests) reads the module's file: lh prom has the vector's
-#     series, labelled vector="0", with those samples;
+#     series, labelled vector="0", with those samples; where tracefs is,
+#     the lh_sample events of those samples name the vector as victim
+#     (victim=HI:0), as its max record does;
 #  3. with each raise inside a HOLD_US bottom-halves-off section of
 #     lh_softirq_hold on CPU 1 (the vector runs at its local_bh_enable()),
 #     every sample of HI is at least HOLD_US * 9 / 10 (its minimum; the
@@ -34,14 +36,9 @@
 #     (lh_softirq_hold longer than any other thread when it is the
 #     culprit), and the vector did not run in its own window (softirq's
 #     entry probe runs before explain's);
-#  4. a raise while the vector is already pending starts no window: with
-#     softirq off, lh_softirq_hold raises HI in a RERAISE_HOLD_US section,
-#     the type is enabled, and RERAISE_US into the section a second tasklet
-#     raises HI again, still pending; HI then has no sample, or (the type
-#     came on before the first raise) none shorter than the section;
-#  5. a reset of softirq empties softirq/lines;
-#  6. with softirq disabled, raises file nothing;
-#  7. the module unloads (the last tests of a run: a module left busy would
+#  4. a reset of softirq empties softirq/lines;
+#  5. with softirq disabled, raises file nothing;
+#  6. the module unloads (the last tests of a run: a module left busy would
 #     turn the next test into a skip), and dmesg is clean.
 #
 # requires: cpu1 lh_softirq_test
@@ -55,13 +52,11 @@ COUNT=20	# raises of a run
 GAP_US=2000	# between two of them
 HOLD_US=5000	# the bottom-halves-off section around a raise
 HOLDS=3		# sections
-RERAISE_HOLD_US=3000000	# case 4's section: long enough to enable the type in it
-RERAISE_US=2500000	# its second raise, into the section
 HI=0		# HI_SOFTIRQ, the vector lh_softirq_test raises
 LH_TOOL=${LH_TOOL:-$LH_TESTDIR/../scripts/lh}
 
 lh_setup
-lh_plan 8
+lh_plan 7
 lh_load_or_bail
 
 sq_load cpu=1 count=$COUNT gap_us=$GAP_US
@@ -98,7 +93,28 @@ lh_case_end status_and_lines_header_say_where_softirqs_run
 
 lh_case_begin
 lh_reset softirq
+T=$(lh_tracefs) || T=
+[ -n "$T" ] && [ -d "$T/events/latency_hist/lh_sample" ] || T=
+if [ -n "$T" ]; then
+	echo 0 >"$T/tracing_on"
+	echo >"$T/trace"
+	echo 'type_name == "softirq" && cpu == 1' >"$T/events/latency_hist/lh_sample/filter"
+	echo 1 >"$T/events/latency_hist/lh_sample/enable"
+	echo 1 >"$T/tracing_on"
+fi
 st_run
+if [ -n "$T" ]; then
+	echo 0 >"$T/events/latency_hist/lh_sample/enable"
+	echo 0 >"$T/events/latency_hist/lh_sample/filter"
+	grep 'lh_sample:' "$T/trace" >"$LH_TMP/events"
+	echo >"$T/trace"
+	named=$(grep -c " victim=HI:$HI prio=" "$LH_TMP/events")
+	lh_diag "lh_sample events of softirq on CPU 1: $(wc -l <"$LH_TMP/events"), naming HI: $named"
+	[ "$named" -ge "$RAISED" ] ||
+		lh_err "$named lh_sample events name HI as victim for $RAISED raises: $(grep -v " victim=HI:" "$LH_TMP/events" | head -n 2)"
+else
+	lh_diag "no tracefs or no lh_sample event: the events' victim not checked"
+fi
 hl_show_lines softirq
 if ! hl_line softirq $HI; then
 	lh_err "softirq/lines has no row for vector $HI after $RAISED raises"
@@ -194,38 +210,6 @@ else
 	st_check_explain
 fi
 lh_case_end bh_off_section_is_the_vectors_max_with_its_culprit
-
-lh_case_begin
-lh_expect_write_ok "$LH_DIR/enable/softirq" 0
-lh_reset softirq
-echo 1 >"$SQ_PARAMS/count"
-echo $RERAISE_HOLD_US >"$SQ_PARAMS/hold_us"
-echo $RERAISE_US >"$SQ_PARAMS/reraise_us"
-lh_value "$SQ_PARAMS/reraised"
-reraised0=$LH_VALUE
-lh_value "$SQ_PARAMS/raised"
-raised0=$LH_VALUE
-echo 1 >"$SQ_PARAMS/trigger" &
-trigger_pid=$!
-# the first raise made: the section has begun
-n=0
-while lh_value "$SQ_PARAMS/raised" && [ "$LH_VALUE" = "$raised0" ] && [ $n -lt 100 ]; do
-	lh_sleep_s 0.01
-	n=$((n + 1))
-done
-lh_expect_write_ok "$LH_DIR/enable/softirq" 1
-lh_value "$SQ_PARAMS/reraised"
-late=$((LH_VALUE - reraised0))
-wait $trigger_pid || lh_err "lh_softirq_test's run failed"
-echo 0 >"$SQ_PARAMS/reraise_us"
-hl_show_lines softirq
-if [ "$late" != 0 ]; then
-	lh_err "softirq was enabled after the second raise: the guest was too slow to test it"
-elif hl_line softirq $HI; then
-	[ "$LN_MIN" -ge $((RERAISE_HOLD_US * 9 / 10)) ] ||
-		lh_err "vector $HI: a sample of $LN_MIN us, shorter than the $RERAISE_HOLD_US us since its first raise (a raise while pending started a window)"
-fi
-lh_case_end raise_while_pending_starts_no_window
 
 lh_case_begin
 lh_reset softirq
