@@ -15,10 +15,11 @@
  * the same samples feed softirq/lines.
  *
  * Not filed: a raise while the vector is pending starts no window of its
- * own. The kernel clears its mask before it runs the raised vectors, so a
- * raise between that and the vector's entry finds the first raise's stamp
- * still there: that entry serves both, and the vector's second run files
- * nothing. A vector run without a raise seen (one raised before the type
+ * own, be the first raise seen or not (the raise probe reads the CPU's
+ * pending mask). The kernel clears its mask before it runs the raised
+ * vectors, so a raise between that and the vector's entry finds the first
+ * raise's stamp still there: that entry serves both, and the vector's
+ * second run files nothing. A vector run without a raise seen (one raised before the type
  * was enabled) files nothing either.
  *
  * How: per CPU, a stamp per vector, only touched on its CPU with
@@ -90,12 +91,23 @@ static __always_inline struct lh_softirq_cpu *this_cpu_lh_softirq(void)
  * lh_softirq_raise - softirq_raise: stamp the vector's first raise; every
  * raise site runs with interrupts off (lockdep asserts it), so nothing of
  * this CPU comes between the test and the store
+ *
+ * The tracepoint fires before the raise sets the vector's bit in the CPU's
+ * mask: a bit already set is a raise that came before, unseen (the type
+ * was off, or the CPU went down with it pending), and this raise starts
+ * no window. Stamped, it would file a sample shorter than the wait. The
+ * mask is this CPU's, read with interrupts off like the kernel's own
+ * readers. PREEMPT_RT kernels with ktimers keep TIMER and HRTIMER in a
+ * mask of their own that modules cannot read (pending_timer_softirq):
+ * for those two this check sees them pending only once ktimers moved them
+ * to the CPU's mask, just before running them.
  */
 static void notrace lh_softirq_raise(void *data, unsigned int vec_nr)
 {
 	struct lh_softirq_cpu *sc = this_cpu_lh_softirq();
 
-	if (likely(vec_nr < NR_SOFTIRQS && !sc->raised_at[vec_nr]))
+	if (likely(vec_nr < NR_SOFTIRQS && !sc->raised_at[vec_nr]) &&
+	    !(local_softirq_pending() & BIT(vec_nr)))
 		sc->raised_at[vec_nr] = lh_clock_local_stamp();
 }
 
