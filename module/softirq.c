@@ -112,9 +112,21 @@ static void notrace lh_softirq_raise(void *data, unsigned int vec_nr)
 }
 
 /*
+ * lh_softirq_victim - the vector @vec_nr as a sample's victim: its number as
+ * pid, its name as comm, the priority of @ran_in, the task it runs in
+ */
+static __always_inline void lh_softirq_victim(struct lh_task_info *victim,
+					      unsigned int vec_nr,
+					      struct task_struct *ran_in)
+{
+	victim->pid = vec_nr;
+	victim->prio = ran_in->prio;
+	strscpy_pad(victim->comm, lh_softirq_names[vec_nr], TASK_COMM_LEN);
+}
+
+/*
  * lh_softirq_record_max - keep a new maximum of the CPU: the vector as
- * victim (its number as pid, its name as comm, the priority it ran at),
- * @ran_in as culprit
+ * victim (lh_softirq_victim()), @ran_in as culprit
  */
 static noinline void lh_softirq_record_max(struct lh_hist_cpu *h,
 					   s64 lat_us, unsigned int vec_nr,
@@ -126,9 +138,7 @@ static noinline void lh_softirq_record_max(struct lh_hist_cpu *h,
 		.timestamp_ns = lh_clock_mono_ns(now),
 	};
 
-	rec.victim.pid = vec_nr;
-	rec.victim.prio = ran_in->prio;
-	strscpy(rec.victim.comm, lh_softirq_names[vec_nr], TASK_COMM_LEN);
+	lh_softirq_victim(&rec.victim, vec_nr, ran_in);
 	lh_task_info_fill(&rec.culprit, ran_in);
 	lh_hist_record_max(h, &rec);
 }
@@ -186,7 +196,13 @@ static noinline void notrace lh_softirq_file(struct lh_softirq_cpu *sc,
 	lh_line_unlock(&sc->lock, flags);
 	if (recorded && unlikely(lh_hist_beats_max(h, lat_us)))
 		lh_softirq_record_max(h, lat_us, vec_nr, current, now);
-	lh_sample_out(LH_HIST_SOFTIRQ, cpu, lat_us, 0, NULL, current);
+	if (lh_sample_out_wanted()) {
+		struct lh_task_info victim;
+
+		lh_softirq_victim(&victim, vec_nr, current);
+		lh_sample_out_victim_copy(LH_HIST_SOFTIRQ, cpu, lat_us, &victim,
+					  current);
+	}
 	if (lh_explaining())
 		lh_softirq_explain(cpu, lat_us, raised_at, now);
 }
