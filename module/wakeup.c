@@ -243,14 +243,18 @@ static noinline void notrace lh_wakeup_rival(struct task_struct *p)
  * runqueue (0): read as queued, a waking during its switch-out was dropped
  * there as "it was running already".
  *
- * The first read barrier orders these loads after try_to_wake_up()'s load
- * of the state, as its own smp_rmb() does for the same load after the
- * tracepoint: without it an old 0, from before the enqueue that preceded
- * the sleep being woken, could be read (tools/litmus/wakeup-dequeued.litmus).
- * The second pairs with __block_task()'s release of on_rq = 0, which
- * follows the clearing of sched_delayed when a delayed task is picked: a
- * sched_delayed read as cleared there means on_rq is read as 0
- * (tools/litmus/wakeup-delayed.litmus).
+ * The read barrier orders these loads after try_to_wake_up()'s load of the
+ * state, as its own smp_rmb() does for the same load after the tracepoint:
+ * without it an old 0, from before the enqueue that preceded the sleep
+ * being woken, could be read (tools/litmus/wakeup-dequeued.litmus), or an
+ * old sched_delayed, from a sleep before, whose wakeup cleared it before
+ * the task ran again (tools/litmus/wakeup-delayed.litmus). Between the two
+ * loads no order is needed while the task switches out, the one time the
+ * answer is used (a switch with it as prev): its block only goes from
+ * queued to delayed or to dequeued, and either load seeing the block
+ * answers 0. A pick that completes a delayed dequeue clears sched_delayed
+ * before on_rq and can be read half done, but it picks a task that has
+ * left its CPU.
  */
 static __always_inline u8 lh_task_on_rq(struct task_struct *p)
 {
@@ -258,8 +262,6 @@ static __always_inline u8 lh_task_on_rq(struct task_struct *p)
 	smp_rmb();
 	if (lh_task_sched_delayed(p))
 		return 0;
-	/* after the load of sched_delayed: see above */
-	smp_rmb();
 	return READ_ONCE(p->on_rq);
 }
 
