@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck disable=SC3043 # local: dash, busybox ash, bash
+# shellcheck disable=SC3043,SC2034,SC2016,SC2015 # local: dash, busybox ash, bash; LH_TESTDIR is lib.sh's; rst backquotes; A && B || C reports
 #
 # check_docs.sh - host test: Documentation/latency_hist.rst names every type
 # of the module's type table where it lists them all
