@@ -295,7 +295,7 @@ lh_setup()
 #   module-file        LH_MODULE names the .ko (modprobe will not do)
 #   packaged-lh        LH_PKG_LH names the packaged lh (the package boot)
 #   lh-tool            scripts/lh beside the selftests (or LH_TOOL)
-#   rt_sleeper rt_hog futex_pingpong timer_fd lh_readcheck lh_write lh_fuzz
+#   rt_sleeper rt_hog timer_fd lh_readcheck lh_write lh_fuzz
 #                      helper programs built by make -C selftests
 #   suspend-wake       something wakes a suspend lh_suspend starts: in a
 #                      qemu guest vm-run.sh --s3 (LH_VM_WAKE=1), on a rig
@@ -306,7 +306,7 @@ LH_REQ_WORDS="none cpu1 cpu1-hotplug disposable-boot icount not-rt not-lockdep
 lockdown preemptirq failslab kmemleak s2idle s3 suspend-wake ns_last_pid tracefs
 synthetic-events timerlat lh_load_test lh_probe_test lh_irq_test lh_softirq_test
 module-file packaged-lh
-lh-tool rt_sleeper rt_hog futex_pingpong timer_fd lh_readcheck lh_write lh_fuzz cyclictest
+lh-tool rt_sleeper rt_hog timer_fd lh_readcheck lh_write lh_fuzz cyclictest
 rtla trace-cmd cpp type:NAME"
 LH_REQ=			# the words of this test's "# requires:" line
 LH_REQ_MET=		# the words found met so far (each is checked once)
@@ -456,7 +456,7 @@ lh_req_met()
 		[ -r "${LH_TOOL:-$LH_TESTDIR/../scripts/lh}" ] ||
 			LH_REQ_WHY="scripts/lh is not beside the selftests"
 		;;
-	rt_sleeper | rt_hog | futex_pingpong | timer_fd | lh_readcheck | lh_write | lh_fuzz)
+	rt_sleeper | rt_hog | timer_fd | lh_readcheck | lh_write | lh_fuzz)
 		[ -x "$LH_BINDIR/$1" ] ||
 			LH_REQ_WHY="$1 is not built (make -C selftests)"
 		;;
