@@ -32,6 +32,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/timekeeping.h>
+#include <linux/u64_stats_sync.h>
 
 #include <latency_hist/explain.h>
 #include <latency_hist/explain_priv.h>
@@ -45,10 +46,76 @@ static DEFINE_MUTEX(lh_x_lock);		/* enable/disable, the rings' users */
 static bool lh_x_on;
 /* Users of the rings: explain/enable and the outlier log (outlier.c). */
 static int lh_x_ring_users;
-/* The cost of the last and the longest replay, for explain/status. */
-static u64 lh_x_replay_last_ns, lh_x_replay_max_ns;
-static unsigned long lh_x_replays;
+/*
+ * struct lh_x_replay_stats - one CPU's replays, for explain/status: how
+ * many, and what the last and the longest cost
+ * @syncp:      a reader's retry on 32-bit, where a u64 is two stores
+ * @last_at_ns: when the last one started (ktime_get_mono_fast_ns())
+ *
+ * Written only by its CPU, interrupts off (lh_explain_file(), never in an
+ * NMI), so no update is lost and the maximum never goes down, however many
+ * CPUs replay at once; explain/status sums them (lh_x_replay_stats_sum()).
+ */
+struct lh_x_replay_stats {
+	struct u64_stats_sync syncp;
+	u64_stats_t replays;
+	u64_stats_t last_ns;
+	u64_stats_t last_at_ns;
+	u64_stats_t max_ns;
+};
+
+static DEFINE_PER_CPU(struct lh_x_replay_stats, lh_x_replay_stats);
 static const char *lh_x_reason;		/* NULL: explain is available */
+
+/*
+ * lh_x_replay_count - count a replay of this CPU that started at @t0_ns and
+ * cost @cost_ns; interrupts are off
+ */
+static void notrace lh_x_replay_count(u64 t0_ns, u64 cost_ns)
+{
+	struct lh_x_replay_stats *st = this_cpu_ptr(&lh_x_replay_stats);
+
+	u64_stats_update_begin(&st->syncp);
+	u64_stats_inc(&st->replays);
+	u64_stats_set(&st->last_ns, cost_ns);
+	u64_stats_set(&st->last_at_ns, t0_ns);
+	if (cost_ns > u64_stats_read(&st->max_ns))
+		u64_stats_set(&st->max_ns, cost_ns);
+	u64_stats_update_end(&st->syncp);
+}
+
+/*
+ * lh_x_replay_stats_sum - every CPU's replays: their number, the cost of
+ * the one that started last and of the longest
+ */
+static void lh_x_replay_stats_sum(u64 *replays, u64 *last_ns, u64 *max_ns)
+{
+	u64 last_at_ns = 0;
+	int cpu;
+
+	*replays = 0;
+	*last_ns = 0;
+	*max_ns = 0;
+	for_each_possible_cpu(cpu) {
+		struct lh_x_replay_stats *st = per_cpu_ptr(&lh_x_replay_stats, cpu);
+		u64 nr, last, at, max;
+		unsigned int seq;
+
+		do {
+			seq = u64_stats_fetch_begin(&st->syncp);
+			nr = u64_stats_read(&st->replays);
+			last = u64_stats_read(&st->last_ns);
+			at = u64_stats_read(&st->last_at_ns);
+			max = u64_stats_read(&st->max_ns);
+		} while (u64_stats_fetch_retry(&st->syncp, seq));
+		*replays += nr;
+		*max_ns = max(*max_ns, max);
+		if (nr && at >= last_at_ns) {
+			last_at_ns = at;
+			*last_ns = last;
+		}
+	}
+}
 
 /**
  * lh_explain_file() - explain a sample if it is its CPU's new maximum
@@ -105,10 +172,7 @@ noinline void notrace lh_explain_file(enum lh_hist_id id, int cpu, s64 lat_us,
 
 		lh_x_replay(r, start_ns, end_ns, running);
 		cost_ns = ktime_get_mono_fast_ns() - t0_ns;
-		WRITE_ONCE(lh_x_replay_last_ns, cost_ns);
-		if (cost_ns > READ_ONCE(lh_x_replay_max_ns))
-			WRITE_ONCE(lh_x_replay_max_ns, cost_ns);
-		WRITE_ONCE(lh_x_replays, READ_ONCE(lh_x_replays) + 1);
+		lh_x_replay_count(t0_ns, cost_ns);
 		r->scratch.rec.lat_us = lat_us;
 		arch_spin_lock(&rc->lock);
 		if (!rc->rec.valid || lat_us > rc->rec.lat_us)
@@ -308,12 +372,15 @@ bool lh_explain_enabled(void)
  */
 void lh_explain_status_show(struct seq_file *m)
 {
+	u64 replays, last_ns, max_ns;
+
+	lh_x_replay_stats_sum(&replays, &last_ns, &max_ns);
 	mutex_lock(&lh_x_lock);
 	seq_printf(m, "enabled %d\n", lh_x_on);
 	seq_printf(m, "ring_events %d\n", LH_X_RING);
-	seq_printf(m, "replays %lu\n", READ_ONCE(lh_x_replays));
-	seq_printf(m, "replay_last_ns %llu\n", READ_ONCE(lh_x_replay_last_ns));
-	seq_printf(m, "replay_max_ns %llu\n", READ_ONCE(lh_x_replay_max_ns));
+	seq_printf(m, "replays %llu\n", replays);
+	seq_printf(m, "replay_last_ns %llu\n", last_ns);
+	seq_printf(m, "replay_max_ns %llu\n", max_ns);
 	if (lh_x_reason)
 		seq_printf(m, "reason %s\n", lh_x_reason);
 	lh_x_ring_status_show(m, lh_x_ring_users > 0);
@@ -331,6 +398,8 @@ int lh_explain_init(void)
 	int id, cpu;
 
 	lh_x_reason = lh_x_ring_prepare();
+	for_each_possible_cpu(cpu)
+		u64_stats_init(&per_cpu_ptr(&lh_x_replay_stats, cpu)->syncp);
 	for (id = 0; id < LH_NR_HISTS; id++) {
 		if (!lh_hist_has(id, LH_T_EXPLAIN))
 			continue;

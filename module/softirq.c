@@ -15,10 +15,11 @@
  * the same samples feed softirq/lines.
  *
  * Not filed: a raise while the vector is pending starts no window of its
- * own. The kernel clears its mask before it runs the raised vectors, so a
- * raise between that and the vector's entry finds the first raise's stamp
- * still there: that entry serves both, and the vector's second run files
- * nothing. A vector run without a raise seen (one raised before the type
+ * own, be the first raise seen or not (the raise probe reads the CPU's
+ * pending mask). The kernel clears its mask before it runs the raised
+ * vectors, so a raise between that and the vector's entry finds the first
+ * raise's stamp still there: that entry serves both, and the vector's
+ * second run files nothing. A vector run without a raise seen (one raised before the type
  * was enabled) files nothing either.
  *
  * How: per CPU, a stamp per vector, only touched on its CPU with
@@ -90,19 +91,42 @@ static __always_inline struct lh_softirq_cpu *this_cpu_lh_softirq(void)
  * lh_softirq_raise - softirq_raise: stamp the vector's first raise; every
  * raise site runs with interrupts off (lockdep asserts it), so nothing of
  * this CPU comes between the test and the store
+ *
+ * The tracepoint fires before the raise sets the vector's bit in the CPU's
+ * mask: a bit already set is a raise that came before, unseen (the type
+ * was off, or the CPU went down with it pending), and this raise starts
+ * no window. Stamped, it would file a sample shorter than the wait. The
+ * mask is this CPU's, read with interrupts off like the kernel's own
+ * readers. PREEMPT_RT kernels with ktimers keep TIMER and HRTIMER in a
+ * mask of their own that modules cannot read (pending_timer_softirq):
+ * for those two this check sees them pending only once ktimers moved them
+ * to the CPU's mask, just before running them.
  */
 static void notrace lh_softirq_raise(void *data, unsigned int vec_nr)
 {
 	struct lh_softirq_cpu *sc = this_cpu_lh_softirq();
 
-	if (likely(vec_nr < NR_SOFTIRQS && !sc->raised_at[vec_nr]))
+	if (likely(vec_nr < NR_SOFTIRQS && !sc->raised_at[vec_nr]) &&
+	    !(local_softirq_pending() & BIT(vec_nr)))
 		sc->raised_at[vec_nr] = lh_clock_local_stamp();
 }
 
 /*
+ * lh_softirq_victim - the vector @vec_nr as a sample's victim: its number as
+ * pid, its name as comm, the priority of @ran_in, the task it runs in
+ */
+static __always_inline void lh_softirq_victim(struct lh_task_info *victim,
+					      unsigned int vec_nr,
+					      struct task_struct *ran_in)
+{
+	victim->pid = vec_nr;
+	victim->prio = ran_in->prio;
+	strscpy_pad(victim->comm, lh_softirq_names[vec_nr], TASK_COMM_LEN);
+}
+
+/*
  * lh_softirq_record_max - keep a new maximum of the CPU: the vector as
- * victim (its number as pid, its name as comm, the priority it ran at),
- * @ran_in as culprit
+ * victim (lh_softirq_victim()), @ran_in as culprit
  */
 static noinline void lh_softirq_record_max(struct lh_hist_cpu *h,
 					   s64 lat_us, unsigned int vec_nr,
@@ -114,9 +138,7 @@ static noinline void lh_softirq_record_max(struct lh_hist_cpu *h,
 		.timestamp_ns = lh_clock_mono_ns(now),
 	};
 
-	rec.victim.pid = vec_nr;
-	rec.victim.prio = ran_in->prio;
-	strscpy(rec.victim.comm, lh_softirq_names[vec_nr], TASK_COMM_LEN);
+	lh_softirq_victim(&rec.victim, vec_nr, ran_in);
 	lh_task_info_fill(&rec.culprit, ran_in);
 	lh_hist_record_max(h, &rec);
 }
@@ -174,7 +196,13 @@ static noinline void notrace lh_softirq_file(struct lh_softirq_cpu *sc,
 	lh_line_unlock(&sc->lock, flags);
 	if (recorded && unlikely(lh_hist_beats_max(h, lat_us)))
 		lh_softirq_record_max(h, lat_us, vec_nr, current, now);
-	lh_sample_out(LH_HIST_SOFTIRQ, cpu, lat_us, 0, NULL, current);
+	if (lh_sample_out_wanted()) {
+		struct lh_task_info victim;
+
+		lh_softirq_victim(&victim, vec_nr, current);
+		lh_sample_out_victim_copy(LH_HIST_SOFTIRQ, cpu, lat_us, &victim,
+					  current);
+	}
 	if (lh_explaining())
 		lh_softirq_explain(cpu, lat_us, raised_at, now);
 }

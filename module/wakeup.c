@@ -45,6 +45,7 @@
 #include <trace/events/sched.h>
 
 #include <latency_hist/clock.h>
+#include <latency_hist/compat.h>
 #include <latency_hist/control.h>
 #include <latency_hist/counters.h>
 #include <latency_hist/explain.h>
@@ -61,8 +62,9 @@
  * @chosen: the pid filter chose it: outranked, it goes to sharedprio
  *          instead of being dropped
  * @on_rq:  its on_rq when it woke, kept as read (0, TASK_ON_RQ_QUEUED or
- *          _MIGRATING): 0, it was off its runqueue, so its next switch-out
- *          can only be the end of that sleep's own switch, not a run
+ *          _MIGRATING; 0 for a dequeue delayed: lh_task_on_rq()): 0, it was
+ *          off its runqueue, so its next switch-out can only be the end of
+ *          that sleep's own switch, not a run
  */
 struct lh_wakeup {
 	struct task_struct *task;	/* identity only: never dereferenced */
@@ -234,15 +236,32 @@ static noinline void notrace lh_wakeup_rival(struct task_struct *p)
  * wakeup only sets it running again (ttwu_runnable()) and it may go on
  * running without a switch: its next switch-out is a run.
  *
- * The read barrier orders this load after try_to_wake_up()'s load of the
+ * A fair task whose dequeue EEVDF delayed (6.12, se.sched_delayed) is
+ * asleep although on_rq is still 1: it left the CPU, or is leaving it, as
+ * a dequeued one does, and is put back only by this wakeup
+ * (ttwu_runnable()) or taken off for good when picked. It counts as off its
+ * runqueue (0): read as queued, a waking during its switch-out was dropped
+ * there as "it was running already".
+ *
+ * The read barrier orders these loads after try_to_wake_up()'s load of the
  * state, as its own smp_rmb() does for the same load after the tracepoint:
  * without it an old 0, from before the enqueue that preceded the sleep
- * being woken, could be read (tools/litmus/wakeup-dequeued.litmus).
+ * being woken, could be read (tools/litmus/wakeup-dequeued.litmus), or an
+ * old sched_delayed, from a sleep before, whose wakeup cleared it before
+ * the task ran again (tools/litmus/wakeup-delayed.litmus). Between the two
+ * loads no order is needed while the task switches out, the one time the
+ * answer is used (a switch with it as prev): its block only goes from
+ * queued to delayed or to dequeued, and either load seeing the block
+ * answers 0. A pick that completes a delayed dequeue clears sched_delayed
+ * before on_rq and can be read half done, but it picks a task that has
+ * left its CPU.
  */
 static __always_inline u8 lh_task_on_rq(struct task_struct *p)
 {
 	/* after try_to_wake_up()'s load of p's state: see above */
 	smp_rmb();
+	if (lh_task_sched_delayed(p))
+		return 0;
 	return READ_ONCE(p->on_rq);
 }
 

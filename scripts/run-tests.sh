@@ -32,7 +32,8 @@
 #   3. user-space test programs: `make -C selftests` (once, in the checkout)
 #   4. in the background: the host tests of HOST_TESTS: the unit tests of the engine and of explain's
 #      replay, built with char signed and unsigned, and of the cycle counter's scaling (unit-clock),
-#      the requirement lines of the selftests, the tests of scripts/lh (selftests/lh_host/; one of them
+#      the requirement lines of the selftests, the reference's lists of the types (check_docs.sh),
+#      the tests of scripts/lh (selftests/lh_host/; one of them
 #      has a prometheus server scrape two node exporters fed by lh prom, on loopback), and the
 #      litmus tests of the memory ordering (tools/litmus/run.sh: herd7
 #      and tools/memory-model, fetched into the cache on first use); each prints KTAP ending in a
@@ -168,6 +169,7 @@ HOST_TESTS=(
 	"alert_rules.log|Prometheus alert rules: promtool check and unit tests|sh selftests/lh_host/test_alert_rules.sh"
 	"lh_host_source.log|scripts/lh is its sources assembled; lh's awk libraries alone|sh selftests/lh_host/test_lh_source.sh"
 	"check_requires.log|requirement lines of the selftests|sh selftests/check_requires.sh"
+	"check_docs.log|the reference lists every type of the type table|sh selftests/check_docs.sh"
 	"litmus.log|litmus tests of the ordering (herd7, tools/memory-model)|bash tools/litmus/run.sh"
 )
 

@@ -36,6 +36,12 @@
  *                  between __schedule()'s dequeue and its sched_switch),
  *                  then that switch (A to the runner), then A switched in:
  *                  one wakeup of A, to be measured
+ *   switching_out_delayed_a  as switching_out_a, but A's dequeue delayed
+ *                  as EEVDF does (6.12 and later: se.sched_delayed set,
+ *                  on_rq still 1) while its waking is called, under A's
+ *                  pi_lock as try_to_wake_up() holds it; have_sched_delayed
+ *                  reads 0 where the kernel has no delayed dequeue, and
+ *                  the scenario fails there with EOPNOTSUPP
  *   praecox_bases  hrtimer_start of 64 CLOCK_REALTIME sleepers (made-up
  *                  timers, never expired) armed 1 s after their expiry,
  *                  enough to fill latency_hist's table of arming times
@@ -110,6 +116,7 @@ static const char *const lh_pt_tp_names[LH_PT_NR_TPS] = {
 static int lh_pt_cpu;
 static struct tracepoint *lh_pt_tps[LH_PT_NR_TPS];
 static struct task_struct *lh_pt_a, *lh_pt_b;
+static bool lh_pt_have_sched_delayed = IS_ENABLED(LH_HAVE_SCHED_DELAYED);
 static int lh_pt_tid_a, lh_pt_tid_b;
 /*
  * praecox_bases' REALTIME sleeper timers: copies of one set up at init,
@@ -286,6 +293,34 @@ static void lh_pt_switching_out_a(void)
 	lh_pt_switch_in(lh_pt_a);
 }
 
+/*
+ * lh_pt_switching_out_delayed_a - A woken while it switches out of a sleep
+ * whose dequeue EEVDF delayed: on_rq and se.sched_delayed made 1 around the
+ * waking, under A's pi_lock (no try_to_wake_up() of A can look meanwhile),
+ * and put back; A sleeps until unload, so nothing else reads them
+ */
+static void lh_pt_switching_out_delayed_a(void)
+{
+#ifdef LH_HAVE_SCHED_DELAYED
+	struct task_struct *a = lh_pt_a;
+	unsigned char delayed;
+	unsigned long flags;
+	int on_rq;
+
+	raw_spin_lock_irqsave(&a->pi_lock, flags);
+	on_rq = a->on_rq;
+	delayed = a->se.sched_delayed;
+	WRITE_ONCE(a->on_rq, 1);	/* TASK_ON_RQ_QUEUED */
+	WRITE_ONCE(a->se.sched_delayed, 1);
+	lh_pt_waking(a);
+	WRITE_ONCE(a->se.sched_delayed, delayed);
+	WRITE_ONCE(a->on_rq, on_rq);
+	raw_spin_unlock_irqrestore(&a->pi_lock, flags);
+	lh_pt_switch_out(a);
+	lh_pt_switch_in(a);
+#endif
+}
+
 /* struct lh_pt_scenario - a name for run, and what it calls */
 struct lh_pt_scenario {
 	const char *name;
@@ -297,6 +332,7 @@ static const struct lh_pt_scenario lh_pt_scenarios[] = {
 	{ "waking_a",		lh_pt_waking_a },
 	{ "switch_in_a",	lh_pt_switch_in_a },
 	{ "switching_out_a",	lh_pt_switching_out_a },
+	{ "switching_out_delayed_a", lh_pt_switching_out_delayed_a },
 	{ "praecox_bases",	lh_pt_praecox_bases },
 };
 
@@ -327,11 +363,14 @@ static int lh_pt_run_set(const char *val, const struct kernel_param *kp)
 			break;
 	}
 	if (i == ARRAY_SIZE(lh_pt_scenarios)) {
-		pr_err("run: want nested_expiry, waking_a, switch_in_a, switching_out_a or praecox_bases\n");
+		pr_err("run: want nested_expiry, waking_a, switch_in_a, switching_out_a, switching_out_delayed_a or praecox_bases\n");
 		return -EINVAL;
 	}
 	if (!lh_pt_a)
 		return -EBUSY;	/* a load-time run=: not set up yet */
+	if (lh_pt_scenarios[i].fn == lh_pt_switching_out_delayed_a &&
+	    !lh_pt_have_sched_delayed)
+		return -EOPNOTSUPP;
 	if (!cpu_online(lh_pt_cpu))
 		return -ENODEV;
 
@@ -357,7 +396,9 @@ MODULE_PARM_DESC(tid_a, "Thread id of wakee A, SCHED_FIFO 50 (read-only)");
 module_param_named(tid_b, lh_pt_tid_b, int, 0444);
 MODULE_PARM_DESC(tid_b, "Thread id of wakee B, SCHED_FIFO 1 (read-only)");
 module_param_cb(run, &lh_pt_run_ops, NULL, 0200);
-MODULE_PARM_DESC(run, "Write a scenario name: nested_expiry, waking_a, switch_in_a, switching_out_a, praecox_bases");
+MODULE_PARM_DESC(run, "Write a scenario name: nested_expiry, waking_a, switch_in_a, switching_out_a, switching_out_delayed_a, praecox_bases");
+module_param_named(have_sched_delayed, lh_pt_have_sched_delayed, bool, 0444);
+MODULE_PARM_DESC(have_sched_delayed, "1: the kernel delays fair dequeues (se.sched_delayed), switching_out_delayed_a runs (read-only)");
 
 /* lh_pt_wakee_fn - a wakee's body: sleep until unload */
 static int lh_pt_wakee_fn(void *unused)

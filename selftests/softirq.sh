@@ -20,7 +20,9 @@
 #     raise runs before the next is made: a stamp never cleared times the
 #     k-th sample from the first raise, k * GAP_US or more); lh (where it is
 #     beside the tests) reads the module's file: lh prom has the vector's
-#     series, labelled vector="0", with those samples;
+#     series, labelled vector="0", with those samples; where tracefs is,
+#     the lh_sample events of those samples name the vector as victim
+#     (victim=HI:0), as its max record does;
 #  3. with each raise inside a HOLD_US bottom-halves-off section of
 #     lh_softirq_hold on CPU 1 (the vector runs at its local_bh_enable()),
 #     every sample of HI is at least HOLD_US * 9 / 10 (its minimum; the
@@ -91,7 +93,28 @@ lh_case_end status_and_lines_header_say_where_softirqs_run
 
 lh_case_begin
 lh_reset softirq
+T=$(lh_tracefs) || T=
+[ -n "$T" ] && [ -d "$T/events/latency_hist/lh_sample" ] || T=
+if [ -n "$T" ]; then
+	echo 0 >"$T/tracing_on"
+	echo >"$T/trace"
+	echo 'type_name == "softirq" && cpu == 1' >"$T/events/latency_hist/lh_sample/filter"
+	echo 1 >"$T/events/latency_hist/lh_sample/enable"
+	echo 1 >"$T/tracing_on"
+fi
 st_run
+if [ -n "$T" ]; then
+	echo 0 >"$T/events/latency_hist/lh_sample/enable"
+	echo 0 >"$T/events/latency_hist/lh_sample/filter"
+	grep 'lh_sample:' "$T/trace" >"$LH_TMP/events"
+	echo >"$T/trace"
+	named=$(grep -c " victim=HI:$HI prio=" "$LH_TMP/events")
+	lh_diag "lh_sample events of softirq on CPU 1: $(wc -l <"$LH_TMP/events"), naming HI: $named"
+	[ "$named" -ge "$RAISED" ] ||
+		lh_err "$named lh_sample events name HI as victim for $RAISED raises: $(grep -v " victim=HI:" "$LH_TMP/events" | head -n 2)"
+else
+	lh_diag "no tracefs or no lh_sample event: the events' victim not checked"
+fi
 hl_show_lines softirq
 if ! hl_line softirq $HI; then
 	lh_err "softirq/lines has no row for vector $HI after $RAISED raises"

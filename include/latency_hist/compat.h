@@ -192,6 +192,27 @@ static inline void lh_hrtimer_setup(struct hrtimer *timer,
 #endif
 
 /**
+ * lh_task_sched_delayed() - is @p a fair task that blocked but is still on
+ * its runqueue, its dequeue delayed (EEVDF's DELAY_DEQUEUE, 6.12)?
+ * @p: the task
+ *
+ * Such a task has on_rq == 1 (TASK_ON_RQ_QUEUED) although it sleeps; the
+ * kernel's own test is task_is_runnable(). Before 6.12 a blocked task is
+ * always dequeued at once: false.
+ *
+ * Context: any; a racy read, its caller orders it.
+ * Return: true if the dequeue is delayed.
+ */
+static __always_inline bool lh_task_sched_delayed(struct task_struct *p)
+{
+#ifdef LH_HAVE_SCHED_DELAYED
+	return READ_ONCE(p->se.sched_delayed);
+#else
+	return false;
+#endif
+}
+
+/**
  * lh_kmalloc_size_roundup() - the size kmalloc() hands out for a request
  * @size: the request, in bytes
  *

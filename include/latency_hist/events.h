@@ -60,7 +60,7 @@ static __always_inline void lh_sample_out(enum lh_hist_id id, int cpu,
 					  struct task_struct *culprit)
 {
 	if (lh_sample_traced())
-		trace_lh_sample(id, cpu, lat_us, timeroffset_us, victim,
+		trace_lh_sample(id, cpu, lat_us, timeroffset_us, victim, NULL,
 				culprit, NULL);
 	if (static_branch_unlikely(&lh_thresholds_on) &&
 	    lat_us >= READ_ONCE(lh_stop_us[id]))
@@ -86,7 +86,31 @@ static __always_inline void lh_sample_out_copy(enum lh_hist_id id, int cpu,
 {
 	if (lh_sample_traced())
 		trace_lh_sample(id, cpu, lat_us, timeroffset_us, victim, NULL,
-				culprit);
+				NULL, culprit);
+	if (static_branch_unlikely(&lh_thresholds_on) &&
+	    lat_us >= READ_ONCE(lh_stop_us[id]))
+		lh_threshold_hit(id, cpu, lat_us);
+}
+
+/**
+ * lh_sample_out_victim_copy() - lh_sample_out() for a victim that is no task
+ * (a softirq vector): its details as its max record names it
+ * @id:             the histogram that counted it
+ * @cpu:            the CPU it was filed under
+ * @lat_us:         the latency in microseconds
+ * @victim:         the victim's copy
+ * @culprit:        the task that ran meanwhile, alive
+ *
+ * Context: probe context, any.
+ */
+static __always_inline void lh_sample_out_victim_copy(enum lh_hist_id id,
+						      int cpu, s64 lat_us,
+						      const struct lh_task_info *victim,
+						      struct task_struct *culprit)
+{
+	if (lh_sample_traced())
+		trace_lh_sample(id, cpu, lat_us, 0, NULL, victim, culprit,
+				NULL);
 	if (static_branch_unlikely(&lh_thresholds_on) &&
 	    lat_us >= READ_ONCE(lh_stop_us[id]))
 		lh_threshold_hit(id, cpu, lat_us);

@@ -8,7 +8,8 @@
  * them), CPU and latency,
  * and for the victim/culprit types the two tasks (the critical-section types
  * name the task that ran the section as the culprit and no victim; the
- * switch types name the culprit from a copy taken at the switch-in). Like
+ * switch types name the culprit from a copy taken at the switch-in;
+ * softirq names the vector as victim, from a copy as its max record does). Like
  * every trace event it is a patched-out jump until someone enables it, so
  * the probes pay nothing for it by default; enabled, `trace-cmd record -e
  * latency_hist` and hist triggers see each sample.
@@ -32,11 +33,13 @@
 TRACE_EVENT(lh_sample,
 
 	TP_PROTO(int type, int cpu, s64 latency_us, s64 timeroffset_us,
-		 struct task_struct *victim, struct task_struct *culprit,
+		 struct task_struct *victim,
+		 const struct lh_task_info *victim_copy,
+		 struct task_struct *culprit,
 		 const struct lh_task_info *culprit_copy),
 
-	TP_ARGS(type, cpu, latency_us, timeroffset_us, victim, culprit,
-		culprit_copy),
+	TP_ARGS(type, cpu, latency_us, timeroffset_us, victim, victim_copy,
+		culprit, culprit_copy),
 
 	TP_STRUCT__entry(
 		__field(int,	type)
@@ -59,12 +62,20 @@ TRACE_EVENT(lh_sample,
 		__entry->cpu = cpu;
 		__entry->latency_us = latency_us;
 		__entry->timeroffset_us = timeroffset_us;
-		__entry->victim_pid = victim ? victim->pid : 0;
-		__entry->victim_prio = victim ? victim->prio : 0;
-		if (victim)
+		if (victim_copy) {
+			__entry->victim_pid = victim_copy->pid;
+			__entry->victim_prio = victim_copy->prio;
+			memcpy(__entry->victim_comm, victim_copy->comm,
+			       TASK_COMM_LEN);
+		} else if (victim) {
+			__entry->victim_pid = victim->pid;
+			__entry->victim_prio = victim->prio;
 			memcpy(__entry->victim_comm, victim->comm, TASK_COMM_LEN);
-		else
+		} else {
+			__entry->victim_pid = 0;
+			__entry->victim_prio = 0;
 			memset(__entry->victim_comm, 0, TASK_COMM_LEN);
+		}
 		if (culprit_copy) {
 			__entry->culprit_pid = culprit_copy->pid;
 			__entry->culprit_prio = culprit_copy->prio;
