@@ -12,6 +12,7 @@
  */
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include <latency_hist/irq.h>
 #include <latency_hist/irq_priv.h>
@@ -60,7 +61,8 @@ int lh_irq_lines_show(struct seq_file *m)
 
 /**
  * lh_irq_lines_reset() - empty the statistics of every line, keeping the
- * lines and the wakeups they wait for
+ * lines of live threads and the wakeups they wait for; release the entries
+ * of exited threads
  *
  * Context: process context, in the quiet period of a reset of irq's
  * histograms (struct lh_hist_reset_hook).
@@ -75,6 +77,14 @@ void lh_irq_lines_reset(void)
 
 		flags = lh_line_lock(&line->lock);
 		lh_line_stats_clear(&line->stats);
+		if (line->gone) {
+			WRITE_ONCE(line->gone, false);
+			line->thread_start = 0;
+			line->irq = 0;
+			memset(line->name, 0, sizeof(line->name));
+			/* Last: a claimer may take it once it reads NULL. */
+			WRITE_ONCE(line->thread, NULL);
+		}
 		lh_line_unlock(&line->lock, flags);
 	}
 }
