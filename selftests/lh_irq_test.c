@@ -107,7 +107,8 @@ module_param_named(handled, lh_handled.counter, int, 0444);
 MODULE_PARM_DESC(handled, "runs of the threaded handler since load");
 
 static DECLARE_WAIT_QUEUE_HEAD(lh_handled_wq);
-static struct task_struct *lh_thread;	/* the thread that last ran the handler; never dereferenced */
+/* The thread that last ran the handler; never dereferenced. */
+static struct task_struct *lh_thread;
 static bool lh_line_live;	/* the handler is requested on lh_irq */
 static struct hrtimer lh_fire_timer;
 
