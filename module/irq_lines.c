@@ -24,9 +24,10 @@
  *
  * "#threaded <why>" (PREEMPT_RT, threadirqs or none), "#irq name samples
  * min mean p99 p99.9 max max_cpu culprit_pid culprit", then one line per
- * interrupt thread with samples, in table order, and "#other <n>": the
- * wakeups of threads that found the table full, not measured, since the
- * type was enabled.
+ * interrupt thread with samples (an exited one's until a reset or a new
+ * thread takes its entry), in table order, and "#other <n>": the wakeups of
+ * threads that found their entries all held by live threads, not measured,
+ * since the type was enabled.
  *
  * Context: process context.
  * Return: 0, or -ENOMEM.
