@@ -49,6 +49,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/delay.h>
 #include <linux/hash.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
@@ -70,6 +71,8 @@
 #include <latency_hist/tracepoints.h>
 
 #define LH_IRQ_PROBE_RUN	8	/* entries a thread may be from its hash */
+#define LH_IRQ_PROBE_TRIES	3	/* load-time tests of threadirqs */
+#define LH_IRQ_PROBE_RETRY_MS	20	/* between two of them */
 
 /*
  * struct lh_irq_cpu - the threaded action whose handler runs on this CPU
@@ -401,63 +404,92 @@ static irqreturn_t lh_irq_probe_handler(int irq, void *ran_in)
  * lh_irq_probe_line - in a kworker (lh_irq_forced_threads()): request a
  * handler on a line of our own, raise it from this task with interrupts
  * off and see whether the handler ran here or in a thread; 1 if in a
- * thread
+ * thread, 0 if here, or the error that kept the line from being set up
  */
 static long lh_irq_probe_line(void *unused)
 {
 	int ran_in = 0;
-	int irq;
+	int irq, ret;
 
 	irq = irq_alloc_desc(NUMA_NO_NODE);
 	if (irq < 0)
-		return 0;
+		return irq;
 	irq_set_chip_and_handler(irq, &dummy_irq_chip, handle_simple_irq);
 	irq_clear_status_flags(irq, IRQ_NOREQUEST | IRQ_NOPROBE);
 	lh_irq_prober = current;
-	if (request_irq(irq, lh_irq_probe_handler, 0, KBUILD_MODNAME, &ran_in))
+	ret = request_irq(irq, lh_irq_probe_handler, 0, KBUILD_MODNAME, &ran_in);
+	if (ret)
 		goto out_free_desc;
 	local_irq_disable();
 	generic_handle_irq(irq);
 	local_irq_enable();
 	synchronize_irq(irq);
 	free_irq(irq, &ran_in);
+	ret = READ_ONCE(ran_in) == 2;
 out_free_desc:
 	irq_free_desc(irq);
-	return READ_ONCE(ran_in) == 2;
+	return ret;
 }
 
 /*
  * lh_irq_forced_threads - does this kernel thread every handler
- * (threadirqs)? The switch is not exported, so a line of our own is asked,
- * once, at load. In a kworker, not in the loading task: the kernel's
- * interrupt code warns when one of its own allocations fails half way
- * (/proc/irq/N/node in 6.12), and that is not the module's to show (the
- * failure injection of fault_inject.sh is confined to the loading task).
+ * (threadirqs)? 1 if so, 0 if not, or the error of the last try. The
+ * switch is not exported, so a line of our own is asked, once, at load, in
+ * up to LH_IRQ_PROBE_TRIES tries: a failed allocation is no answer. In a
+ * kworker, not in the loading task: the kernel's interrupt code warns
+ * when one of its own allocations fails half way (/proc/irq/N/node in
+ * 6.12), and that is not the module's to show (the random failures of
+ * fault_inject.sh's loads are confined to the loading task; its irq case
+ * fails the first allocation here, the descriptor's, which fails cleanly).
  */
-static bool lh_irq_forced_threads(void)
+static int lh_irq_forced_threads(void)
 {
-	return work_on_cpu_safe(raw_smp_processor_id(), lh_irq_probe_line,
-				NULL) == 1;
+	long ret = -EAGAIN;
+	int i;
+
+	for (i = 0; i < LH_IRQ_PROBE_TRIES; i++) {
+		if (i)
+			msleep(LH_IRQ_PROBE_RETRY_MS);
+		ret = work_on_cpu_safe(raw_smp_processor_id(),
+				       lh_irq_probe_line, NULL);
+		if (ret >= 0)
+			break;
+	}
+	return ret;
 }
 #else
 /* lh_irq_forced_threads - all threaded on PREEMPT_RT; never without the option */
-static bool lh_irq_forced_threads(void)
+static int lh_irq_forced_threads(void)
 {
 	return IS_ENABLED(CONFIG_PREEMPT_RT);
 }
 #endif
 
+/* The reason irq is unavailable when the load-time test failed. */
+static char lh_irq_unknown[96];
+
 /*
  * lh_irq_prepare - type-check the probes; unavailable where device
- * interrupts are not threaded
+ * interrupts are not threaded, or where that could not be told at load
+ * (the reason names the error: never "not threaded" for a failed test)
  */
 static const char *lh_irq_prepare(void)
 {
+	int threaded;
+
 	check_trace_callback_type_sched_process_free(lh_irq_process_free);
 	check_trace_callback_type_sched_switch(lh_irq_sched_switch);
 	check_trace_callback_type_irq_handler_entry(lh_irq_entry);
 	check_trace_callback_type_irq_handler_exit(lh_irq_exit);
-	if (!lh_irq_forced_threads())
+	threaded = lh_irq_forced_threads();
+	if (threaded < 0) {
+		snprintf(lh_irq_unknown, sizeof(lh_irq_unknown),
+			 "cannot tell whether interrupts are threaded (error %d at load; load the module again)",
+			 threaded);
+		pr_warn("irq unavailable: %s\n", lh_irq_unknown);
+		return lh_irq_unknown;
+	}
+	if (!threaded)
 		return "interrupts are not threaded (no PREEMPT_RT, no threadirqs)";
 	lh_irq_threaded_by = IS_ENABLED(CONFIG_PREEMPT_RT) ? "PREEMPT_RT" :
 			     "threadirqs";
