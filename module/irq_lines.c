@@ -12,6 +12,7 @@
  */
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include <latency_hist/irq.h>
 #include <latency_hist/irq_priv.h>
@@ -23,9 +24,10 @@
  *
  * "#threaded <why>" (PREEMPT_RT, threadirqs or none), "#irq name samples
  * min mean p99 p99.9 max max_cpu culprit_pid culprit", then one line per
- * interrupt thread with samples, in table order, and "#other <n>": the
- * wakeups of threads that found the table full, not measured, since the
- * type was enabled.
+ * interrupt thread with samples (an exited one's until a reset or a new
+ * thread takes its entry), in table order, and "#other <n>": the wakeups of
+ * threads that found their entries all held by live threads, not measured,
+ * since the type was enabled.
  *
  * Context: process context.
  * Return: 0, or -ENOMEM.
@@ -60,7 +62,8 @@ int lh_irq_lines_show(struct seq_file *m)
 
 /**
  * lh_irq_lines_reset() - empty the statistics of every line, keeping the
- * lines and the wakeups they wait for
+ * lines of live threads and the wakeups they wait for; release the entries
+ * of exited threads
  *
  * Context: process context, in the quiet period of a reset of irq's
  * histograms (struct lh_hist_reset_hook).
@@ -75,6 +78,14 @@ void lh_irq_lines_reset(void)
 
 		flags = lh_line_lock(&line->lock);
 		lh_line_stats_clear(&line->stats);
+		if (line->gone) {
+			WRITE_ONCE(line->gone, false);
+			line->thread_start = 0;
+			line->irq = 0;
+			memset(line->name, 0, sizeof(line->name));
+			/* Last: a claimer may take it once it reads NULL. */
+			WRITE_ONCE(line->thread, NULL);
+		}
 		lh_line_unlock(&line->lock, flags);
 	}
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck disable=SC2119,SC2015 # optional lh_load_or_bail args; A && B || C skips
+# shellcheck disable=SC2119,SC2015,SC3043 # optional lh_load_or_bail args; A && B || C skips; local: dash, busybox ash, bash
 #
 # fault_inject.sh - a failed allocation fails an enable or a load cleanly
 #
@@ -17,8 +17,13 @@
 # failing at random (1 to 60 % of every 1st to 76th; needs the failslab
 # stack filter): each
 # either fails with ENOMEM and leaves no module and no debugfs directory,
-# or loads with the whole tree. The kernel log stays clean. Elsewhere it
-# skips.
+# or loads with the whole tree. Where interrupts are not threaded by
+# PREEMPT_RT, the irq type's load-time test of threadirqs (a line of the
+# module's own, set up in a kworker of the loading CPU) meets failing
+# allocations: failing every time it is tried, irq is unavailable with a
+# reason that names the error (never "interrupts are not threaded");
+# failing once, the module tries again and irq's status line is the one of a
+# load without faults. The kernel log stays clean. Elsewhere it skips.
 #
 # requires: failslab module-file
 
@@ -32,7 +37,7 @@ LOADS=${LH_FAULT_LOADS:-30}	# loads with random allocation failures
 
 lh_setup
 FS=$LH_DEBUGFS/failslab
-lh_plan 4
+lh_plan 5
 
 # failslab as it was, put back on exit
 FS_ATTRS="ignore-gfp-wait verbose probability interval times space task-filter require-start require-end"
@@ -124,6 +129,77 @@ done
 lh_diag "counters/events: $((es_n - 1)) allocations failed in turn: $es_enomem ENOMEM"
 lh_unload_or_bail
 lh_case_end a_failed_event_set_change_keeps_the_old_set_counting
+
+# ------------------------------------------------ irq's test at load
+# The module asks at load whether threadirqs threads every handler, by
+# setting up a line of its own in a kworker of the loading CPU
+# (lh_irq_forced_threads(), up to 3 tries). Failures are confined to that
+# kworker: the loader runs on CPU 1, every kworker of CPU 1's pool may fail
+# (make-it-fail, task-filter), only allocations with module code on the
+# stack (the stack filter), and only the first TIMES (the test's first
+# allocation, its descriptor, fails cleanly).
+
+# fi_irq_load TIMES - load the module from CPU 1 with the first TIMES
+# allocations of module code in CPU 1's kworkers failing; FI_LEFT gets how
+# many of them were not used
+fi_irq_load()
+{
+	local kw k
+	kw=$(grep -lE '^kworker/1:[0-9]+([-+]|$)' /proc/[0-9]*/comm 2>/dev/null)
+	echo "0x$etext" >"$FS/require-start"
+	echo 0xffffffffffffffff >"$FS/require-end"
+	echo Y >"$FS/task-filter"
+	echo 1 >"$FS/interval"
+	echo 0 >"$FS/space"
+	echo "$1" >"$FS/times"
+	for k in $kw; do echo 1 >"${k%/comm}/make-it-fail"; done 2>/dev/null
+	echo 100 >"$FS/probability"
+	taskset -c 1 insmod "$LH_MODULE" || lh_err "load with $1 failing allocations in CPU 1's kworkers failed"
+	echo 0 >"$FS/probability"
+	for k in $kw; do echo 0 >"${k%/comm}/make-it-fail"; done 2>/dev/null
+	lh_value "$FS/times"
+	FI_LEFT=$LH_VALUE
+	echo -1 >"$FS/times"
+	LH_LOADED_BY_US=1
+}
+
+lh_case_begin
+etext=$(awk '$3 == "_etext" { print $1 }' /proc/kallsyms)
+if grep -q PREEMPT_RT /proc/version; then
+	lh_skip irq_test_failing_at_load_names_its_error \
+		"PREEMPT_RT threads every handler: irq tests nothing at load"
+elif [ ! -e "$FS/require-start" ]; then
+	lh_skip irq_test_failing_at_load_names_its_error \
+		"no failslab stack filter (CONFIG_FAULT_INJECTION_STACKTRACE_FILTER)"
+elif [ -z "$etext" ] || [ "$etext" = 0000000000000000 ]; then
+	lh_skip irq_test_failing_at_load_names_its_error \
+		"/proc/kallsyms does not show _etext"
+elif ! command -v taskset >/dev/null 2>&1; then
+	lh_skip irq_test_failing_at_load_names_its_error "taskset is not here"
+else
+	lh_load_or_bail
+	want=$(lh_status_line irq)
+	lh_unload_or_bail
+	fi_irq_load 3
+	got=$(lh_status_line irq)
+	lh_diag "3 failing: $got"
+	[ "$FI_LEFT" = 0 ] ||
+		lh_err "3 failing allocations in CPU 1's kworkers: $FI_LEFT not used (the test at load gave up early, or ran elsewhere)"
+	case $got in
+	*" reason=cannot tell whether interrupts are threaded (error -12 at load"*) ;;
+	*) lh_err "irq's test at load failed 3 times, but status says: $got" ;;
+	esac
+	lh_expect_write_errno "$LH_DIR/enable/irq" 1 ENODEV
+	lh_unload_or_bail
+	fi_irq_load 1
+	got=$(lh_status_line irq)
+	[ "$FI_LEFT" = 0 ] ||
+		lh_err "1 failing allocation in CPU 1's kworkers: not used (the test at load ran elsewhere)"
+	[ "$got" = "$want" ] ||
+		lh_err "irq's test at load failed once: status says '$got', without faults '$want'"
+	lh_unload_or_bail
+	lh_case_end irq_test_failing_at_load_names_its_error
+fi
 
 # ---------------------------------------------------------------- loading
 # The loader's own allocations come first and the kernel warns when they

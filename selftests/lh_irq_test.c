@@ -36,6 +36,18 @@
  * Loading fires one interrupt and waits for its thread, which binds
  * itself to @cpu there, so that the samples of the runs are all filed on
  * @cpu.
+ *
+ * A write to renew ends the thread's life and starts another's, as a
+ * driver rebind does: the handler is freed (its thread exits) and, once
+ * the old thread's task_struct has gone back to the slab, requested on the
+ * module's other line, whose new thread then serves one interrupt fired
+ * from the writer's CPU. The lines alternate, so two threads in a row never
+ * serve the same number. SLUB hands out a CPU's most recently freed object
+ * first: with the writer and kthreadd on @cpu, where the old thread ran
+ * last, the new thread often gets the old one's task_struct; reused counts
+ * the renewals where it did. With keep set, a renewal keeps a reference on
+ * the old thread's task_struct (at most LH_KEEP_MAX, dropped at unload): no
+ * later task gets it, so every new thread has a task_struct of its own.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -46,7 +58,9 @@
 #include <linux/irq.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/sched/task.h>
 #include <linux/wait.h>
 
 #include <latency_hist/compat.h>
@@ -56,6 +70,7 @@
 #define LH_FIRE_DELAY_US	20	/* from arming the timer to the interrupt */
 #define LH_HANDLED_TIMEOUT	HZ	/* for an interrupt's thread to run */
 #define LH_FIRED_TIMEOUT_US	USEC_PER_SEC	/* for the timer, in a section */
+#define LH_KEEP_MAX		128	/* exited threads' task_structs kept */
 
 static unsigned int lh_cpu = 1;
 module_param_named(cpu, lh_cpu, uint, 0444);
@@ -72,6 +87,18 @@ MODULE_PARM_DESC(hold_us, "fire each inside a preempt-off section this long (0: 
 static int lh_irq = -1;
 module_param_named(irq, lh_irq, int, 0444);
 MODULE_PARM_DESC(irq, "the line's number");
+static int lh_irq_alt = -1;	/* the other line, free between renewals */
+static atomic_t lh_reused = ATOMIC_INIT(0);
+module_param_named(reused, lh_reused.counter, int, 0444);
+MODULE_PARM_DESC(reused, "renewals whose new thread got the old thread's task_struct");
+static bool lh_keep;
+module_param_named(keep, lh_keep, bool, 0644);
+MODULE_PARM_DESC(keep, "renew keeps the old thread's task_struct from reuse (until unload)");
+static struct task_struct *lh_kept[LH_KEEP_MAX];
+static unsigned int lh_nr_kept;
+static atomic_t lh_renewed = ATOMIC_INIT(0);
+module_param_named(renewed, lh_renewed.counter, int, 0444);
+MODULE_PARM_DESC(renewed, "renewals since load");
 static atomic_t lh_fired = ATOMIC_INIT(0);
 module_param_named(fired, lh_fired.counter, int, 0444);
 MODULE_PARM_DESC(fired, "interrupts fired since load");
@@ -80,6 +107,9 @@ module_param_named(handled, lh_handled.counter, int, 0444);
 MODULE_PARM_DESC(handled, "runs of the threaded handler since load");
 
 static DECLARE_WAIT_QUEUE_HEAD(lh_handled_wq);
+/* The thread that last ran the handler; never dereferenced. */
+static struct task_struct *lh_thread;
+static bool lh_line_live;	/* the handler is requested on lh_irq */
 static struct hrtimer lh_fire_timer;
 
 /* lh_fire_fn - the timer interrupt: raise the line */
@@ -98,6 +128,7 @@ static irqreturn_t lh_thread_fn(int irq, void *dev_id)
 {
 	if (raw_smp_processor_id() != lh_cpu)
 		set_cpus_allowed_ptr(current, cpumask_of(lh_cpu));
+	WRITE_ONCE(lh_thread, current);
 	atomic_inc(&lh_handled);
 	wake_up(&lh_handled_wq);
 	return IRQ_HANDLED;
@@ -174,10 +205,10 @@ static const struct kernel_param_ops lh_trigger_ops = {
 module_param_cb(trigger, &lh_trigger_ops, NULL, 0200);
 MODULE_PARM_DESC(trigger, "write 1: fire count interrupts, return when done");
 
-/* lh_line_setup - an irq descriptor of the dummy chip, a threaded handler on it */
-static int lh_line_setup(void)
+/* lh_desc_alloc - an irq descriptor of the dummy chip that can be requested */
+static int lh_desc_alloc(void)
 {
-	int irq, ret;
+	int irq;
 
 	/*
 	 * No owner: request_threaded_irq() pins a descriptor's owner until
@@ -189,15 +220,39 @@ static int lh_line_setup(void)
 		return irq;
 	irq_set_chip_and_handler(irq, &dummy_irq_chip, handle_simple_irq);
 	irq_clear_status_flags(irq, IRQ_NOREQUEST | IRQ_NOPROBE);
-	lh_irq = irq;
-	ret = request_threaded_irq(irq, NULL, lh_thread_fn, IRQF_ONESHOT,
-				   "lh_irq_test", &lh_handled);
-	if (ret)
+	return irq;
+}
+
+/* lh_line_request - a threaded handler on @irq: a new thread */
+static int lh_line_request(int irq)
+{
+	return request_threaded_irq(irq, NULL, lh_thread_fn, IRQF_ONESHOT,
+				    "lh_irq_test", &lh_handled);
+}
+
+/* lh_line_setup - two descriptors of the dummy chip, a threaded handler on one */
+static int lh_line_setup(void)
+{
+	int ret;
+
+	lh_irq = lh_desc_alloc();
+	if (lh_irq < 0)
+		return lh_irq;
+	lh_irq_alt = lh_desc_alloc();
+	if (lh_irq_alt < 0) {
+		ret = lh_irq_alt;
 		goto out_free_desc;
+	}
+	ret = lh_line_request(lh_irq);
+	if (ret)
+		goto out_free_alt;
+	lh_line_live = true;
 	return 0;
 
+out_free_alt:
+	irq_free_desc(lh_irq_alt);
 out_free_desc:
-	irq_free_desc(irq);
+	irq_free_desc(lh_irq);
 	lh_irq = -1;
 	return ret;
 }
@@ -205,9 +260,61 @@ out_free_desc:
 /* lh_line_teardown - undo lh_line_setup() */
 static void lh_line_teardown(void)
 {
-	free_irq(lh_irq, &lh_handled);
+	if (lh_line_live)
+		free_irq(lh_irq, &lh_handled);
+	irq_free_desc(lh_irq_alt);
 	irq_free_desc(lh_irq);
 }
+
+/*
+ * lh_renew_set - renew: free the handler (its thread exits), request it on
+ * the other line (a new thread) and fire that once; the parameter lock
+ * serialises renewals and runs. A failed request leaves no handler: every
+ * later renewal and run fails too.
+ */
+static int lh_renew_set(const char *val, const struct kernel_param *kp)
+{
+	struct task_struct *old = READ_ONCE(lh_thread);
+	int ret;
+
+	if (!old || !lh_line_live)
+		return -ENODEV;
+	if (lh_keep) {
+		if (lh_nr_kept == LH_KEEP_MAX)
+			return -ENOSPC;
+		/* Alive until free_irq() stops it. */
+		lh_kept[lh_nr_kept++] = get_task_struct(old);
+	}
+	free_irq(lh_irq, &lh_handled);
+	lh_line_live = false;
+	/*
+	 * The exited thread's last references go in RCU callbacks
+	 * (delayed_put_task_struct(); on PREEMPT_RT a put there is deferred
+	 * by one more): wait for both, so the task_struct is back in the
+	 * slab before the new thread's is allocated.
+	 */
+	rcu_barrier();
+	rcu_barrier();
+	swap(lh_irq, lh_irq_alt);
+	WRITE_ONCE(lh_thread, NULL);
+	ret = lh_line_request(lh_irq);
+	if (ret)
+		return ret;
+	lh_line_live = true;
+	atomic_inc(&lh_renewed);
+	ret = lh_fire_one(0);
+	if (ret)
+		return ret;
+	if (READ_ONCE(lh_thread) == old)
+		atomic_inc(&lh_reused);
+	return 0;
+}
+
+static const struct kernel_param_ops lh_renew_ops = {
+	.set = lh_renew_set,
+};
+module_param_cb(renew, &lh_renew_ops, NULL, 0200);
+MODULE_PARM_DESC(renew, "write 1: a new thread on the other line, fired once");
 
 static int __init lh_irq_test_init(void)
 {
@@ -233,6 +340,8 @@ static void __exit lh_irq_test_exit(void)
 {
 	hrtimer_cancel(&lh_fire_timer);
 	lh_line_teardown();
+	while (lh_nr_kept)
+		put_task_struct(lh_kept[--lh_nr_kept]);
 }
 
 module_init(lh_irq_test_init);

@@ -6,9 +6,16 @@
  * One entry per interrupt thread: a threaded action of a line, so a shared
  * line with two threaded actions has two entries with one irq number. An
  * entry is claimed by the first wakeup of its thread and keeps its identity
- * (@thread, @irq, @name) until the type is disabled; a reset empties only
- * its statistics. Wakeups of threads that find the table full are counted
- * in lh_irq_other and not measured.
+ * (@thread and @thread_start, with @irq and @name) while the thread lives.
+ * When the thread exits (sched_process_free) the entry is marked gone: it
+ * keeps its row in irq/lines until the next reset releases it, or until a
+ * new thread that finds no empty entry takes it over. A task_struct is
+ * reused for later tasks, so @thread alone does not name a thread: a thread
+ * whose pointer matches an entry of another start time is a new one, and
+ * takes that entry over (its owner has exited). A reset empties the
+ * statistics of every entry and releases the gone ones. Wakeups of threads
+ * that find every entry of their probe run held by a live thread are
+ * counted in lh_irq_other and not measured.
  */
 #ifndef LH_IRQ_PRIV_H
 #define LH_IRQ_PRIV_H
@@ -25,14 +32,23 @@
 
 /*
  * struct lh_irq_line - one interrupt thread
- * @thread:        the irq thread, an identity never dereferenced here; set
- *                 once by a cmpxchg from NULL (the claim), cleared only with
- *                 no probe running (lh_irq_clear())
+ * @thread:        the irq thread, never dereferenced here; set from NULL
+ *                 by a cmpxchg (the claim), or under @lock when a new
+ *                 thread takes a gone entry over; cleared under @lock when
+ *                 a reset releases a gone entry, and by lh_irq_clear(). A
+ *                 lockless read of it is a hint, checked again under @lock
  * @lock:          guards the rest; taken with interrupts off by the exit
  *                 probe of the line's interrupt, by the sched_switch probe
- *                 of the CPU that switches the thread in, and by readers
- * @irq:           the line's number; with @name written by the claimer
- *                 before it first sets @pending_at, under @lock
+ *                 of the CPU that switches the thread in, by the
+ *                 sched_process_free probe, and by readers and resets
+ * @thread_start:  @thread's start_time when it took the entry: with
+ *                 @thread, the identity (a task_struct reused by a later
+ *                 thread has a later start time); 0 between a claim and
+ *                 the claimer taking the lock
+ * @gone:          the thread has exited (sched_process_free); written
+ *                 under @lock, read locklessly as a hint by claimers
+ * @irq:           the line's number; with @name written by the thread's
+ *                 first wakeup, which takes the entry, under @lock
  * @pending_at:    lh_clock_stamp() of the handler entry of the earliest
  *                 wakeup the thread has not been switched in for; 0: none
  * @pending_switches: the thread's context-switch count when @pending_at was
@@ -42,6 +58,8 @@
 struct lh_irq_line {
 	struct task_struct *thread;
 	arch_spinlock_t lock;
+	u64 thread_start;
+	bool gone;
 	int irq;
 	char name[LH_IRQ_NAME_LEN];
 	u64 pending_at;
