@@ -15,6 +15,11 @@
 #   make uninstall            removes what install put there (same KDIR, DESTDIR or
 #                             INSTALL_MOD_PATH), then depmod for that release; a DKMS or
 #                             package install is the package manager's to remove
+#   make sign                 build, then sign latency_hist.ko for a kernel that enforces module
+#                             signatures (Secure Boot, lockdown, module.sig_enforce=1): with
+#                             DKMS's key, the one a rig enrols with mokutil, unless
+#                             SIGN_KEY= SIGN_CERT= name another; KDIR's scripts/sign-file
+#                             (SIGN_FILE=) and its CONFIG_MODULE_SIG_HASH; then make install
 #   make clean
 #   make lh                   scripts/lh, the one file rigs copy, from its sources in scripts/lh.d/,
 #                             and its bash completion (contrib/bash-completion/lh)
@@ -78,6 +83,27 @@ uninstall:
 	echo "  RM      $$*"; rm -f "$$@"; rmdir "$$dir" 2>/dev/null || :; \
 	$(lh-depmod)
 
+# The key Debian's and Ubuntu's dkms sign with when the rig has no other (dkms makes it at its first
+# build; framework.conf's mok_signing_key and mok_certificate), so that one enrolled key covers the
+# DKMS builds and the hand builds. Nothing is built or signed when a piece is missing. A module signed
+# before (another key) is linked again from its objects first: sign-file appends, never replaces.
+SIGN_KEY ?= /var/lib/dkms/mok.key
+SIGN_CERT ?= /var/lib/dkms/mok.pub
+SIGN_FILE ?= $(KDIR)/scripts/sign-file
+lh-config = $(or $(O),$(KDIR))/.config
+sign:
+	@[ -x "$(SIGN_FILE)" ] || { echo "sign: no sign-file at $(SIGN_FILE): install the kernel's headers (they carry scripts/sign-file) or set SIGN_FILE=" >&2; exit 1; }; \
+	[ -r "$(SIGN_KEY)" ] || { echo "sign: cannot read the private key $(SIGN_KEY): run as root, or set SIGN_KEY= and SIGN_CERT= (a key the kernel trusts: README.md, \"Secure Boot and signed modules\")" >&2; exit 1; }; \
+	[ -r "$(SIGN_CERT)" ] || { echo "sign: cannot read the certificate $(SIGN_CERT) of $(SIGN_KEY): set SIGN_CERT=" >&2; exit 1; }; \
+	grep -q '^CONFIG_MODULE_SIG=y' "$(lh-config)" 2>/dev/null || \
+		echo "sign: $(lh-config) has no CONFIG_MODULE_SIG=y: that kernel does not check signatures; signing anyway" >&2
+	@if [ "$$(tail -c 28 latency_hist.ko 2>/dev/null)" = "~Module signature appended~" ]; then rm -f latency_hist.ko; fi
+	$(KBUILD) modules
+	@hash=$$(sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"$$/\1/p' "$(lh-config)" 2>/dev/null); \
+	echo "  SIGN    latency_hist.ko ($${hash:-sha512}, $(SIGN_CERT))"; \
+	"$(SIGN_FILE)" "$${hash:-sha512}" "$(SIGN_KEY)" "$(SIGN_CERT)" latency_hist.ko || \
+		{ echo "sign: $(SIGN_FILE) failed" >&2; exit 1; }
+
 clean:
 	$(KBUILD) clean
 
@@ -107,4 +133,4 @@ lh:
 		{ rm -f contrib/bash-completion/lh.tmp; exit 1; }
 	mv contrib/bash-completion/lh.tmp contrib/bash-completion/lh
 
-.PHONY: all modules modules_install install uninstall clean checkpatch bench bench-read validate stress lh
+.PHONY: all modules modules_install install uninstall sign clean checkpatch bench bench-read validate stress lh

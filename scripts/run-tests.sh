@@ -56,7 +56,8 @@
 #         "# Totals: pass:P fail:F xfail:X xpass:XP skip:S error:E" line (pass+xfail pass;
 #         fail+error+xpass fail; skip skips)
 #      f. an extra boot of the matrix (boot=lockdown on 6.12-preempt: lockdown=integrity, the module
-#         signed with the build's key, lh_load_test.ko unsigned and refused): its tests must pass
+#         signed with the build's key, lh_load_test.ko unsigned and refused, then module.sig_enforce
+#         on: unsigned and untrusted copies refused, "Key was rejected by service"): its tests must pass
 #         without a skip; its dmesg check is one more test
 #   6. the host boot check (below): one test
 #   7. in the background from the start, when the kernel with the boot "package" (6.12-rt) takes part:
@@ -519,11 +520,14 @@ test_kernel() {
 
 # extra_boot - boot a kernel once more as a boot line of the matrix says: kernel command line, tests,
 # and with signed=1 a copy of the module signed with the build's own key, as DKMS users sign with a MOK
-# key (Documentation/stress.rst, "Lockdown"); lh_load_test.ko stays unsigned. The tests must pass
+# key (Documentation/stress.rst, "Lockdown" and "Signed modules"), and another signed with a key the
+# kernel does not trust (LH_WRONGKEY_MODULE); lh_load_test.ko stays unsigned. The guest is powered
+# off after (LH_DISPOSABLE_BOOT=1: module_signature.sh turns sig_enforce on). The tests must pass
 # without a skip (a skip means the boot was not what it is for). With LH_TESTS set, only when LH_TESTS
 # names one of its tests.
 extra_boot() {
-	local k=$1 name=$2 src=$3 kdir=$LH_KDIR krel=$LH_KREL what tests append signed hash mod t s3
+	local k=$1 name=$2 src=$3 kdir=$LH_KDIR krel=$LH_KREL what tests append signed hash mod t s3 wrong
+	local -a sign_env=()
 	what="kernel $k ($krel) booted with $name"
 	tests=$(lh_matrix_set "$(lh_matrix_get boot "$name" tests)") ||
 		die "scripts/matrix.conf: boot $name names no known set in tests="
@@ -557,18 +561,29 @@ extra_boot() {
 		mkdir -p "$LH_BUILD/$krel/$name"
 		mod=$LH_BUILD/$krel/$name/latency_hist.ko
 		cp "$src/latency_hist.ko" "$mod"
+		# and a copy signed as DKMS signs before its key is enrolled: a key of DKMS's kind (its
+		# openssl command, prepare_signing() of dkms 3.0.10) that the kernel does not trust
+		wrong=$LH_BUILD/$krel/$name/untrusted/latency_hist.ko
+		mkdir -p "${wrong%/*}"
+		cp "$src/latency_hist.ko" "$wrong"
 		if ! "$kdir/scripts/sign-file" "${hash:-sha512}" "$kdir/certs/signing_key.pem" \
-			"$kdir/certs/signing_key.x509" "$mod" >> "$LH_LOGS/$krel.build.log" 2>&1; then
+			"$kdir/certs/signing_key.x509" "$mod" >> "$LH_LOGS/$krel.build.log" 2>&1 ||
+			! openssl req -new -x509 -nodes -days 36500 -subj "/CN=latency-hist untrusted test key" \
+				-newkey rsa:2048 -keyout "${wrong%/*}/mok.key" -outform DER -out "${wrong%/*}/mok.pub" \
+				>> "$LH_LOGS/$krel.build.log" 2>&1 ||
+			! "$kdir/scripts/sign-file" "${hash:-sha512}" "${wrong%/*}/mok.key" "${wrong%/*}/mok.pub" \
+				"$wrong" >> "$LH_LOGS/$krel.build.log" 2>&1; then
 			count 0 1 0
-			summaries+=("$what: FAILED: sign-file failed (see $LH_LOGS/$krel.build.log)")
+			summaries+=("$what: FAILED: signing failed (see $LH_LOGS/$krel.build.log)")
 			return 0
 		fi
+		sign_env=(--env "LH_WRONGKEY_MODULE=$wrong")
 	fi
 	local -a args=(--env "LH_MODULE=$mod" --env "LH_SELFTEST_DIR=$src/selftests" --env "LH_TESTS=$tests"
-		"${pkg_env[@]}" --timeout "${timeout:-$(job_setting "$k" timeout "${LH_VM_TIMEOUT:-1200}")}")
+		"${pkg_env[@]}" "${sign_env[@]}" --env LH_DISPOSABLE_BOOT=1 --timeout "${timeout:-$(job_setting "$k" timeout "${LH_VM_TIMEOUT:-1200}")}")
 	[ -z "$append" ] || args+=(--append "$append")
 	# what the guest reads after a resume (no 9p mount survives it): the module and the selftests
-	[ "$s3" = 1 ] && args+=(--s3 --ram "$src" --env LH_DISPOSABLE_BOOT=1)
+	[ "$s3" = 1 ] && args+=(--s3 --ram "$src")
 	[ -f "$src/selftests/lh_load_test.ko" ] && args+=(--env "LH_LOAD_TEST_MODULE=$src/selftests/lh_load_test.ko")
 	icount_wanted "$k" && args+=(--icount --env LH_VM_ICOUNT=1)
 	log "== $k ($krel): $tests in a VM booted with $name${append:+ ($append)}"

@@ -119,7 +119,7 @@ add_headers() {
 }
 
 echo "KTAP version 1"
-echo "1..12"
+echo "1..13"
 rm -rf "$out/out" "$out/src" "$root" "$out/rpm"
 rm -f "$out"/*.deb "$out"/*.changes "$out"/*.buildinfo
 mkdir -p "$out/out"
@@ -325,6 +325,34 @@ else
 fi
 tap "$ok" readme_debian_blocks_build_and_install_and_dkms_builds_for_"$krel" "$(($(date +%s) - t0)) s;$why"
 
+# 7b. DKMS signed the module the way Debian's dkms signs (prepare_signing()): with the machine's key,
+# /var/lib/dkms/mok.key, which it makes with openssl at its first build (the package depends on
+# openssl: without it dkms says "can't be generated, modules won't be signed" and builds an unsigned
+# module, which a Secure Boot rig refuses) and whose certificate mok.pub a rig enrols with mokutil;
+# the signature names that certificate (its serial number) and the kernel's hash
+ok=1
+why=
+if [ -s "$out/out/latency_hist.ko" ] && [ -s "$root/var/lib/dkms/mok.pub" ]; then
+	signer=$(modinfo -F signer "$out/out/latency_hist.ko" 2>/dev/null || true)
+	key=$(modinfo -F sig_key "$out/out/latency_hist.ko" 2>/dev/null | tr -d ':\n' | tr a-f A-F || true)
+	serial=$(openssl x509 -inform DER -in "$root/var/lib/dkms/mok.pub" -noout -serial 2>/dev/null |
+		sed 's/^serial=//' | tr a-f A-F || true)
+	hash=$(sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"$/\1/p' "$root/usr/src/linux-headers-$krel/.config" 2>/dev/null || true)
+	algo=$(modinfo -F sig_hashalgo "$out/out/latency_hist.ko" 2>/dev/null || true)
+	if [ "$signer" != "DKMS module signing key" ]; then
+		why=" signer '$signer', expected 'DKMS module signing key'"
+	elif [ -z "$serial" ] || [ "${key##*"$serial"}" = "$key" ]; then
+		why=" signed with key $key, not mok.pub's serial $serial"
+	elif [ "$algo" != "${hash:-sha512}" ]; then
+		why=" hashed with $algo, the kernel's CONFIG_MODULE_SIG_HASH is $hash"
+	else
+		ok=0 why=" $algo, key $serial"
+	fi
+else
+	why=" no module, or no /var/lib/dkms/mok.pub in the root (is openssl there?); the module's signer: '$(modinfo -F signer "$out/out/latency_hist.ko" 2>/dev/null || true)'"
+fi
+tap "$ok" dkms_signed_the_module_with_the_machine_s_mok_key "${why# }"
+
 # 8. what the tools package installed is where a user looks for it
 ok=0
 for f in usr/bin/lh usr/share/man/man1/lh.1.gz usr/share/man/man7/latency_hist.7.gz \
@@ -364,14 +392,18 @@ else
 fi
 
 # 10. by hand, as the README's "By hand" says (with the build tools the README's build block
-# installed, and kmod, which dkms brought: a rig has it): make install puts the module where
-# modprobe finds it for the kernel of KDIR, make uninstall takes it away again (what depmod made is
-# the kernel's)
+# installed, and kmod, which dkms brought: a rig has it): make sign refuses without a key, then signs
+# with DKMS's (there now), make install puts the module where modprobe finds it for the kernel of
+# KDIR, still signed so, make uninstall takes it away again (what depmod made is the kernel's)
 t0=$(date +%s)
 ok=1
 hand_before=$(file_list)
-if in_root sh -ec "cd /tmp/build/latency-hist && make -j2 KDIR=/lib/modules/$krel/build install &&
+if in_root sh -ec "cd /tmp/build/latency-hist &&
+	! make KDIR=/lib/modules/$krel/build SIGN_KEY=/nonexistent sign 2> sign.err && grep 'cannot read the private key /nonexistent' sign.err &&
+	rm sign.err &&
+	make -j2 KDIR=/lib/modules/$krel/build sign && make -j2 KDIR=/lib/modules/$krel/build install &&
 	ls /lib/modules/$krel/updates/latency_hist.ko* &&
+	modinfo -F signer /lib/modules/$krel/updates/latency_hist.ko* | grep -x 'DKMS module signing key' &&
 	make KDIR=/lib/modules/$krel/build uninstall" > "$out/hand.log" 2>&1; then
 	left=$(comm -13 <(echo "$hand_before") <(file_list) | grep -v "/lib/modules/$krel/modules\." || true)
 	if [ -z "$left" ]; then
@@ -382,7 +414,7 @@ if in_root sh -ec "cd /tmp/build/latency-hist && make -j2 KDIR=/lib/modules/$kre
 else
 	tail -n 20 "$out/hand.log" | sed 's/^/# /'
 fi
-tap "$ok" make_install_then_uninstall_leaves_nothing "$(($(date +%s) - t0)) s"
+tap "$ok" make_sign_install_then_uninstall_leaves_nothing "$(($(date +%s) - t0)) s"
 
 # 11. apt purge: no file is left that was not there before the install and that no installed package
 # owns (what apt pulled in with dkms and keeps, make or dpkg-dev, is a package's). Not ours, and left

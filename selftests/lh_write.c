@@ -56,6 +56,8 @@ static const struct errno_name errno_names[] = {
 	E(EEXIST), E(ENODEV), E(ENOTDIR), E(EISDIR), E(EINVAL), E(ENFILE),
 	E(EMFILE), E(ENOTTY), E(EFBIG), E(ENOSPC), E(ESPIPE), E(EROFS),
 	E(ERANGE), E(ENOSYS), E(EOVERFLOW), E(EOPNOTSUPP), E(ETIMEDOUT),
+	/* what a module load's signature check gives (module_sig_check()) */
+	E(ENODATA), E(EBADMSG), E(ENOPKG), E(ENOKEY), E(EKEYREJECTED),
 };
 #undef E
 

@@ -293,6 +293,8 @@ lh_setup()
 #   lh_irq_test        the threaded interrupt line module (irq.sh)
 #   lh_softirq_test    the module that raises HI_SOFTIRQ (softirq.sh)
 #   module-file        LH_MODULE names the .ko (modprobe will not do)
+#   module-sig         the kernel checks module signatures (CONFIG_MODULE_SIG:
+#                      /sys/module/module/parameters/sig_enforce exists)
 #   packaged-lh        LH_PKG_LH names the packaged lh (the package boot)
 #   lh-tool            scripts/lh beside the selftests (or LH_TOOL)
 #   rt_sleeper rt_hog timer_fd lh_readcheck lh_write lh_fuzz
@@ -305,7 +307,7 @@ lh_setup()
 LH_REQ_WORDS="none cpu1 cpu1-hotplug disposable-boot icount not-rt not-lockdep
 lockdown preemptirq failslab kmemleak s2idle s3 suspend-wake ns_last_pid tracefs
 synthetic-events timerlat lh_load_test lh_probe_test lh_irq_test lh_softirq_test
-module-file packaged-lh
+module-file module-sig packaged-lh
 lh-tool rt_sleeper rt_hog timer_fd lh_readcheck lh_write lh_fuzz cyclictest
 rtla trace-cmd cpp type:NAME"
 LH_REQ=			# the words of this test's "# requires:" line
@@ -447,6 +449,10 @@ lh_req_met()
 	module-file)
 		[ -n "${LH_MODULE:-}" ] ||
 			LH_REQ_WHY="needs LH_MODULE (the .ko to load, not modprobe's)"
+		;;
+	module-sig)
+		[ -e /sys/module/module/parameters/sig_enforce ] ||
+			LH_REQ_WHY="the kernel does not check module signatures (no CONFIG_MODULE_SIG)"
 		;;
 	packaged-lh)
 		[ -n "${LH_PKG_LH:-}" ] && [ -r "$LH_PKG_LH" ] ||

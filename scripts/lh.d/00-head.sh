@@ -28,7 +28,10 @@
 #   LH_ROOT        the tree to read (default $LH_DEBUGFS/latency_hist);
 #                  a snapshot's DIR/latency_hist works for every reading command
 #   LH_SYSMODULE   the module's sysfs directory, for its version
-#                  (default /sys/module/latency_hist)
+#                  (default /sys/module/latency_hist; beside it,
+#                  module/parameters/sig_enforce)
+#   LH_SECURITYFS  where securityfs is mounted, for the lockdown level
+#                  (default /sys/kernel/security)
 #   LH_PROGRESS_S  `lh run` progress interval in seconds (default 10, 0 = off)
 #   LH_MONITOR_RUNDIR  where `lh monitor` keeps the rows of its last read, in
 #                  RAM (default /dev/shm)
@@ -48,6 +51,7 @@ LH_SNAPSHOT_VERSION=1
 LH_DEBUGFS=${LH_DEBUGFS:-/sys/kernel/debug}
 LH_ROOT=${LH_ROOT:-$LH_DEBUGFS/latency_hist}
 LH_SYSMODULE=${LH_SYSMODULE:-/sys/module/latency_hist}
+LH_SECURITYFS=${LH_SECURITYFS:-/sys/kernel/security}
 LH_PROGRESS_S=${LH_PROGRESS_S:-10}
 
 # The vocabulary is the module's, read from the tree's status file by

@@ -110,6 +110,38 @@ prom_opt()
 # its cmd_<cmd>, its rows of the table of options (12-cli.sh).
 LH_COMMANDS="status enable disable reset pid summary explain outliers json snapshot compare plot prom monitor report run"
 
+# sig_policy - SP_WHY: when this kernel loads only signed modules
+# (module.sig_enforce=Y, read beside LH_SYSMODULE in /sys/module; or
+# lockdown, which Secure Boot turns on, in LH_SECURITYFS), why a modprobe of
+# latency_hist may have been refused and what to do; else empty. Names the
+# signer of the installed module when modinfo finds one.
+sig_policy()
+{
+	SP_WHY=
+	SP_ENF=$(cat "${LH_SYSMODULE%/*}/module/parameters/sig_enforce" 2>/dev/null)
+	SP_LD=$(cat "$LH_SECURITYFS/lockdown" 2>/dev/null)
+	if [ "$SP_ENF" = Y ]; then
+		SP_WHY="this kernel loads only modules signed with a key it trusts (module.sig_enforce=Y): a modprobe that says \"Key was rejected by service\" means"
+	else
+		case $SP_LD in
+		*"[integrity]"* | *"[confidentiality]"*)
+			SP_LD=${SP_LD#*"["}
+			SP_WHY="this kernel is locked down (lockdown=${SP_LD%%"]"*}; Secure Boot does this) and loads only modules signed with a key it trusts: a modprobe that says \"Operation not permitted\" means"
+			;;
+		*) return 0 ;;
+		esac
+	fi
+	SP_WHY="$SP_WHY latency_hist.ko is unsigned or signed with a key the kernel does not trust"
+	if command -v modinfo >/dev/null 2>&1 && SP_SIGNER=$(modinfo -F signer latency_hist 2>/dev/null); then
+		if [ -n "$SP_SIGNER" ]; then
+			SP_WHY="$SP_WHY (the installed one is signed by \"$SP_SIGNER\")"
+		else
+			SP_WHY="$SP_WHY (the installed one is unsigned)"
+		fi
+	fi
+	SP_WHY="$SP_WHY. DKMS signs it with /var/lib/dkms/mok.pub: enrol that key (mokutil --import /var/lib/dkms/mok.pub, reboot, confirm in MokManager); a hand build: make sign; see latency_hist(7), \"Signed modules\""
+}
+
 # need_tree - make sure LH_ROOT is a latency_hist tree we can read; when the
 # module's own tree cannot be, say why: module not loaded, debugfs not
 # mounted, not root (exit 3); a tree named by LH_ROOT that is not there is
@@ -117,8 +149,11 @@ LH_COMMANDS="status enable disable reset pid summary explain outliers json snaps
 need_tree()
 {
 	if [ ! -r "$LH_ROOT/status" ] && [ "$LH_ROOT" = "$LH_DEBUGFS/latency_hist" ]; then
-		[ -d "$LH_SYSMODULE" ] ||
-			die_env "the latency_hist module is not loaded: modprobe latency_hist (package latency-hist-dkms), then try again"
+		if [ ! -d "$LH_SYSMODULE" ]; then
+			sig_policy
+			die_env "the latency_hist module is not loaded: modprobe latency_hist (package latency-hist-dkms), then try again${SP_WHY:+
+lh: $SP_WHY}"
+		fi
 		awk -v d="$LH_DEBUGFS" '$2 == d && $3 == "debugfs" { found = 1 } END { exit !found }' /proc/mounts 2>/dev/null ||
 			die_env "debugfs is not mounted on $LH_DEBUGFS: mount -t debugfs none $LH_DEBUGFS, then try again"
 		[ "$(id -u)" = 0 ] ||

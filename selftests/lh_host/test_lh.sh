@@ -627,7 +627,8 @@ case_help()
 }
 
 # case_unreachable - module not loaded, debugfs not mounted and not root
-# each get their own error and exit 3; the tree given by LH_ROOT missing is
+# each get their own error and exit 3 (not loaded on a kernel that loads only
+# signed modules: what its refusal means and what to do); the tree given by LH_ROOT missing is
 # bad input (exit 2)
 case_unreachable()
 {
@@ -638,6 +639,35 @@ case_unreachable()
 	lh status
 	expect_rc 3 "status without the module"
 	expect_err "module is not loaded" "status without the module"
+	! grep -q "signed" "$TMP/err" || err "status without the module names signatures on a kernel that does not enforce them: $(cat "$TMP/err")"
+	# a kernel that loads only signed modules: lh says what the refusal of
+	# modprobe means (sig_enforce beside LH_SYSMODULE in /sys/module, the
+	# lockdown level in securityfs) and names the installed module's signer
+	export LH_SECURITYFS=$TMP/securityfs
+	mkdir -p "$TMP/module/parameters" "$LH_SECURITYFS"
+	echo Y >"$TMP/module/parameters/sig_enforce"
+	lh status
+	expect_rc 3 "status without the module, signatures enforced"
+	expect_err "module is not loaded" "status without the module, signatures enforced"
+	expect_err "module.sig_enforce=Y" "status without the module, signatures enforced"
+	expect_err '"Key was rejected by service"' "status without the module, signatures enforced"
+	expect_err "mokutil --import /var/lib/dkms/mok.pub" "status without the module, signatures enforced"
+	echo N >"$TMP/module/parameters/sig_enforce"
+	echo "none [integrity] confidentiality" >"$LH_SECURITYFS/lockdown"
+	mv "$FBIN/modinfo" "$FBIN/modinfo.real" 2>/dev/null
+	printf '#!/bin/sh\n[ "$*" = "-F signer latency_hist" ] && echo "DKMS module signing key"\n' >"$FBIN/modinfo"
+	chmod 755 "$FBIN/modinfo"
+	lh status
+	expect_rc 3 "status without the module, locked down"
+	expect_err "lockdown=integrity" "status without the module, locked down"
+	expect_err '"Operation not permitted"' "status without the module, locked down"
+	# (busybox sh runs its own modinfo applet whatever PATH holds)
+	[ "$FLAVOUR" = busybox ] ||
+		expect_err 'the installed one is signed by "DKMS module signing key"' "status without the module, locked down"
+	rm -f "$FBIN/modinfo"
+	mv "$FBIN/modinfo.real" "$FBIN/modinfo" 2>/dev/null
+	rm -rf "$TMP/module" "$LH_SECURITYFS"
+	unset LH_SECURITYFS
 	LH_SYSMODULE=$TMP
 	lh enable wakeup
 	expect_rc 3 "enable without debugfs"
