@@ -39,6 +39,7 @@
 #include <latency_hist/explain.h>
 #include <latency_hist/hist_mem.h>
 #include <latency_hist/outlier.h>
+#include <latency_hist/task_views.h>
 
 #define LH_MODE_RO	0400
 #define LH_MODE_RW	0600
@@ -542,6 +543,12 @@ static void lh_create_hist_files(struct dentry *dir, enum lh_hist_id id)
 	if (lh_hist_has(id, LH_T_LINES))
 		lh_file("lines", LH_MODE_RO, dir, lh_file_data(id, 0),
 			&lines_fops);
+	if (lh_hist_has(id, LH_T_VIEWS)) {
+		int err = lh_task_views_files(dir, id);
+
+		if (err && !lh_debugfs_err)
+			lh_debugfs_err = err;
+	}
 }
 
 /**

@@ -69,6 +69,24 @@ static u64 lh_line_bucket_top_us(int b)
 		(shift - LH_LINE_SUB_SHIFT)) - 1;
 }
 
+/*
+ * lh_line_stats_count - count one sample of a line but the culprit of a new
+ * max: true if it is one (the caller fills it in)
+ */
+static bool lh_line_stats_count(struct lh_line_stats *st, s64 lat_us,
+				int cpu)
+{
+	st->nr_samples++;
+	st->sum_us += lat_us;
+	st->buckets[lh_line_bucket(lat_us)]++;
+	st->min_us = min(st->min_us, lat_us);
+	if (lat_us <= st->max_us)
+		return false;
+	st->max_us = lat_us;
+	st->max_cpu = cpu;
+	return true;
+}
+
 /**
  * lh_line_stats_file() - count one sample of a line
  * @st:      the line's statistics
@@ -81,15 +99,25 @@ static u64 lh_line_bucket_top_us(int b)
 void lh_line_stats_file(struct lh_line_stats *st, s64 lat_us, int cpu,
 			struct task_struct *culprit)
 {
-	st->nr_samples++;
-	st->sum_us += lat_us;
-	st->buckets[lh_line_bucket(lat_us)]++;
-	st->min_us = min(st->min_us, lat_us);
-	if (lat_us > st->max_us) {
-		st->max_us = lat_us;
-		st->max_cpu = cpu;
+	if (lh_line_stats_count(st, lat_us, cpu))
 		lh_task_info_fill(&st->max_culprit, culprit);
-	}
+}
+
+/**
+ * lh_line_stats_file_copy() - lh_line_stats_file() with the culprit as a
+ * copy taken earlier
+ * @st:      the line's statistics
+ * @lat_us:  the sample
+ * @cpu:     the CPU that files it
+ * @culprit: the copy
+ *
+ * Context: the owner's lock held.
+ */
+void lh_line_stats_file_copy(struct lh_line_stats *st, s64 lat_us, int cpu,
+			     const struct lh_task_info *culprit)
+{
+	if (lh_line_stats_count(st, lat_us, cpu))
+		st->max_culprit = *culprit;
 }
 
 /**
@@ -168,21 +196,52 @@ void lh_lines_print_header(struct seq_file *m, const char *why_word,
 void lh_line_stats_print(struct seq_file *m, int key, const char *name,
 			 const struct lh_line_stats *st)
 {
-	char safe_name[LH_LINE_NAME_MAX], culprit[TASK_COMM_LEN];
+	char safe_name[LH_LINE_NAME_MAX];
+
+	lh_line_safe_name(safe_name, name, sizeof(safe_name));
+	seq_printf(m, "%d %s", key, safe_name);
+	lh_line_stats_print_fields(m, st);
+}
+
+/**
+ * lh_line_safe_name() - a name as a field of a line: a blank or control
+ * byte becomes '?', and it is cut to fit
+ * @dst:  the field
+ * @src:  the name
+ * @size: the size of @dst, at least 1
+ *
+ * Context: any.
+ */
+void lh_line_safe_name(char *dst, const char *src, size_t size)
+{
+	size_t i;
+
+	for (i = 0; src[i] && i < size - 1; i++)
+		dst[i] = (u8)src[i] <= ' ' || src[i] == 0x7f ? '?' : src[i];
+	dst[i] = '\0';
+}
+
+/**
+ * lh_line_stats_print_fields() - the fields of a line after its key and
+ * name, from " samples" to the culprit's name and the newline
+ * @m:  the seq_file
+ * @st: a copy of the line's statistics, with samples
+ *
+ * Context: process context.
+ */
+void lh_line_stats_print_fields(struct seq_file *m,
+				const struct lh_line_stats *st)
+{
+	char culprit[TASK_COMM_LEN];
 	u32 mean_frac;
 	u64 mean_int;
 	int i;
 
-	/* The name is a field: no blank or control byte in it. */
-	for (i = 0; name[i] && i < LH_LINE_NAME_MAX - 1; i++)
-		safe_name[i] = (u8)name[i] <= ' ' || name[i] == 0x7f ?
-			       '?' : name[i];
-	safe_name[i] = '\0';
 	lh_safe_comm(culprit, st->max_culprit.comm);
 	/* Latencies are never negative on one clock; the mean rounds down. */
 	mean_int = div_u64_rem(div64_u64(st->sum_us * 100, st->nr_samples),
 			       100, &mean_frac);
-	seq_printf(m, "%d %s %llu %lld %llu.%02u", key, safe_name,
+	seq_printf(m, " %llu %lld %llu.%02u",
 		   st->nr_samples, st->min_us, mean_int, mean_frac);
 	for (i = 0; i < ARRAY_SIZE(lh_line_quantiles); i++)
 		seq_printf(m, " %lld",

@@ -37,6 +37,7 @@
 #include <latency_hist/outlier.h>
 #include <latency_hist/preemptirq.h>
 #include <latency_hist/softirq.h>
+#include <latency_hist/task_views.h>
 #include <latency_hist/tracepoints.h>
 
 /* lh_init - find tracepoints, build the tree, apply load-time parameters */
@@ -70,9 +71,10 @@ static int __init lh_init(void)
 		goto out_counters_exit;
 
 	lh_outlier_init();
+	lh_task_views_init();
 	ret = lh_control_init();
 	if (ret)
-		goto out_outlier_exit;
+		goto out_task_views_exit;
 
 	ret = lh_debugfs_init();
 	if (ret)
@@ -87,7 +89,8 @@ out_remove_debugfs:
 	lh_debugfs_exit();
 out_control_exit:
 	lh_control_exit();
-out_outlier_exit:
+out_task_views_exit:
+	lh_task_views_exit();
 	lh_outlier_exit();
 	lh_explain_exit();
 out_counters_exit:
@@ -106,6 +109,7 @@ static void __exit lh_exit(void)
 {
 	lh_debugfs_exit();
 	lh_control_exit();
+	lh_task_views_exit();
 	lh_outlier_exit();
 	lh_explain_exit();
 	lh_counters_exit();

@@ -27,6 +27,7 @@ static const char *const lh_tp_names[LH_NR_TPS] = {
 	[LH_TP_SCHED_SWITCH]		= "sched_switch",
 	[LH_TP_SCHED_MIGRATE_TASK]	= "sched_migrate_task",
 	[LH_TP_SCHED_PI_SETPRIO]	= "sched_pi_setprio",
+	[LH_TP_SCHED_PROCESS_FREE]	= "sched_process_free",
 	[LH_TP_HRTIMER_START]		= "hrtimer_start",
 	[LH_TP_HRTIMER_EXPIRE_ENTRY]	= "hrtimer_expire_entry",
 	[LH_TP_HRTIMER_EXPIRE_EXIT]	= "hrtimer_expire_exit",

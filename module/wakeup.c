@@ -481,7 +481,7 @@ static __always_inline void lh_wakeup_record(u64 start, s64 lat_us,
  * lh_wakeup_file_quick - lh_wakeup_record() of what needs no call: a
  * window on the cycle counter that fits the histogram (and timerandwakeup's,
  * if on), no new maximum, and nothing else asked of a sample (no trace
- * event, threshold, explain, counting or switchtime). False, having filed
+ * event, threshold, explain, counting, switchtime or per-task views). False, having filed
  * nothing, for anything else.
  */
 static __always_inline bool lh_wakeup_file_quick(u64 start, u64 now,
@@ -492,7 +492,8 @@ static __always_inline bool lh_wakeup_file_quick(u64 start, u64 now,
 	s64 lat_us, taw_us = 0;
 	int cpu;
 
-	if (lh_sample_out_wanted() || lh_explaining() || lh_counting())
+	if (lh_sample_out_wanted() || lh_explaining() || lh_counting() ||
+	    lh_task_views_active())
 		return false;
 	if (!lh_clock_cycles_us(start, now, &lat_us) ||
 	    lat_us >= LH_NR_BUCKETS)

@@ -162,6 +162,7 @@ HOST_TESTS=(
 	"lh_host_monitor.log|lh monitor host tests|sh selftests/lh_host/test_monitor.sh"
 	"lh_host_explain.log|lh explain host tests|sh selftests/lh_host/test_explain.sh"
 	"lh_host_outliers.log|lh outliers host tests|sh selftests/lh_host/test_outliers.sh"
+	"lh_host_report_html.log|lh report --html rendered by chromium headless|sh selftests/lh_host/test_report_html.sh"
 	"lh_host_prom_fleet.log|lh prom scraped by prometheus through two node exporters|sh selftests/lh_host/test_prom_fleet.sh"
 	"alert_rules.log|Prometheus alert rules: promtool check and unit tests|sh selftests/lh_host/test_alert_rules.sh"
 	"lh_host_source.log|scripts/lh is its sources assembled; lh's awk libraries alone|sh selftests/lh_host/test_lh_source.sh"

@@ -49,13 +49,15 @@ LH_PROG=setup-host.sh
 # (trace-cmd, perf, rtla, bash, gawk), sparse, gnuplot for lh plot, and prometheus (with promtool) and
 # prometheus-node-exporter, the real parts lh prom is tested against (selftests/lh_host/
 # test_prom_fleet.sh); their services do not start (the test runs its own on free loopback ports)
-# where policy-rc.d forbids it, and do no harm where they do.
+# where policy-rc.d forbids it, and do no harm where they do; chromium renders lh report --html
+# headless (selftests/lh_host/test_report_html.sh).
 LH_DEMO_PACKAGES="qemu-system-x86 busybox-static cpio kmod xz-utils zstd gcc gcc-12 make libc6-dev
 libelf-dev pahole debian-archive-keyring rt-tests"
 LH_PACKAGING_PACKAGES="build-essential debhelper dh-dkms python3-docutils fakeroot lintian mmdebstrap
 man-db rpm dkms"
 LH_TEST_PACKAGES="$LH_DEMO_PACKAGES $LH_PACKAGING_PACKAGES bc flex bison libssl-dev openssl python3 trace-cmd
-linux-perf rtla sparse gawk git tar coreutils util-linux gnuplot-nox prometheus prometheus-node-exporter"
+linux-perf rtla sparse gawk git tar coreutils util-linux gnuplot-nox prometheus prometheus-node-exporter
+chromium"
 
 # apt_update - refresh apt's package lists; remember the first list it could not fetch in apt_failed
 apt_update() {

@@ -11,11 +11,15 @@
 #ifndef LH_COMPAT_H
 #define LH_COMPAT_H
 
+#include <linux/cgroup.h>
+#include <linux/err.h>
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/ktime.h>
 #include <linux/preempt.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 
 #include <generated/lh_features.h>
@@ -315,5 +319,84 @@ static struct syscore_ops name = {					\
 #define lh_register_syscore(s)		register_syscore_ops(s)
 #define lh_unregister_syscore(s)	unregister_syscore_ops(s)
 #endif
+
+/**
+ * lh_task_cgroup_id() - the id of a task's cgroup on the default (v2)
+ * hierarchy: its kernfs node id, 64 bits, never reused while the system
+ * runs
+ * @p: the task, alive
+ *
+ * Without CONFIG_CGROUPS there is none: 0, which the per-cgroup views
+ * count in "#other".
+ *
+ * Context: any but NMI; takes no lock (an RCU read-side section, which
+ * may nest in any other).
+ * Return: the cgroup id, or 0.
+ */
+static __always_inline u64 lh_task_cgroup_id(struct task_struct *p)
+{
+#ifdef LH_HAVE_TASK_DFL_CGROUP
+	u64 id;
+
+	rcu_read_lock();
+	id = cgroup_id(task_dfl_cgroup(p));
+	rcu_read_unlock();
+	return id;
+#else
+	return 0;
+#endif
+}
+
+/**
+ * lh_cgroup_path_of_id() - the path of a cgroup v2 from its id, relative
+ * to the cgroup2 root ("/" for the root itself)
+ * @id:  the cgroup id (lh_task_cgroup_id())
+ * @buf: where the path goes
+ * @len: its size
+ *
+ * cgroup_get_from_id() (5.15) finds a cgroup even when no task is left in
+ * it. Before, a task of the cgroup is looked for among the live threads:
+ * a cgroup that none is in any more has no name here.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or a negative error (no such cgroup, not visible from the
+ * reader's cgroup namespace, no cgroups in this kernel).
+ */
+static inline int lh_cgroup_path_of_id(u64 id, char *buf, size_t len)
+{
+#if defined(LH_HAVE_CGROUP_GET_FROM_ID)
+	struct cgroup *cgrp = cgroup_get_from_id(id);
+	int ret;
+
+	if (IS_ERR_OR_NULL(cgrp))
+		return -ENOENT;
+	ret = cgroup_path(cgrp, buf, len);
+	cgroup_put(cgrp);
+	return ret < 0 ? ret : 0;
+#elif defined(LH_HAVE_TASK_DFL_CGROUP)
+	struct task_struct *g, *t;
+	struct cgroup *cgrp = NULL;
+	int ret;
+
+	rcu_read_lock();
+	for_each_process_thread(g, t) {
+		struct cgroup *c = task_dfl_cgroup(t);
+
+		if (cgroup_id(c) == id) {
+			if (css_tryget(&c->self))
+				cgrp = c;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	if (!cgrp)
+		return -ENOENT;
+	ret = cgroup_path(cgrp, buf, len);
+	cgroup_put(cgrp);
+	return ret < 0 ? ret : 0;
+#else
+	return -ENODEV;
+#endif
+}
 
 #endif /* LH_COMPAT_H */

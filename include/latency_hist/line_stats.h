@@ -84,11 +84,16 @@ static __always_inline void lh_line_unlock(arch_spinlock_t *lock,
 void lh_line_stats_clear(struct lh_line_stats *st);
 void lh_line_stats_file(struct lh_line_stats *st, s64 lat_us, int cpu,
 			struct task_struct *culprit);
+void lh_line_stats_file_copy(struct lh_line_stats *st, s64 lat_us, int cpu,
+			     const struct lh_task_info *culprit);
 void lh_line_stats_add(struct lh_line_stats *sum,
 		       const struct lh_line_stats *st);
 void lh_lines_print_header(struct seq_file *m, const char *why_word,
 			   const char *why, const char *key_word);
 void lh_line_stats_print(struct seq_file *m, int key, const char *name,
 			 const struct lh_line_stats *st);
+void lh_line_safe_name(char *dst, const char *src, size_t size);
+void lh_line_stats_print_fields(struct seq_file *m,
+				const struct lh_line_stats *st);
 
 #endif /* LH_LINE_STATS_H */

@@ -15,6 +15,7 @@
 #include <latency_hist/events.h>
 #include <latency_hist/hist.h>
 #include <latency_hist/hist_mem.h>
+#include <latency_hist/task_views.h>
 
 void lh_sample_record_max(struct lh_hist_cpu *h, s64 lat_us,
 			  s64 timeroffset_us, struct task_struct *victim,
@@ -50,7 +51,8 @@ static __always_inline unsigned long lh_task_nr_switches(struct task_struct *t)
  *
  * Context: probe context, any; @victim and @culprit must be alive.
  * Return: true if the histogram took the sample (false while a reset
- * empties it): only then may it be filed elsewhere (lh_outlier_file()).
+ * empties it): only then may it be filed elsewhere (lh_outlier_file(),
+ * and the type's views here).
  */
 static __always_inline bool lh_sample_record(enum lh_hist_id id, int cpu,
 					     s64 lat_us, s64 timeroffset_us,
@@ -64,6 +66,8 @@ static __always_inline bool lh_sample_record(enum lh_hist_id id, int cpu,
 	if (taken && unlikely(lh_hist_beats_max(h, lat_us)))
 		lh_sample_record_max(h, lat_us, timeroffset_us, victim,
 				     culprit, now);
+	if (taken && lh_task_views_active())
+		lh_task_views_file(id, cpu, lat_us, victim, culprit, NULL);
 	lh_sample_out(id, cpu, lat_us, timeroffset_us, victim, culprit);
 	return taken;
 }
@@ -89,11 +93,13 @@ static __always_inline void lh_sample_record_copy(enum lh_hist_id id, int cpu,
 						  u64 now)
 {
 	struct lh_hist_cpu *h = lh_hist_cpu_filing(id, cpu);
+	bool taken = lh_hist_record(h, lat_us);
 
-	if (lh_hist_record(h, lat_us) &&
-	    unlikely(lh_hist_beats_max(h, lat_us)))
+	if (taken && unlikely(lh_hist_beats_max(h, lat_us)))
 		lh_sample_record_max_copy(h, lat_us, timeroffset_us, victim,
 					  culprit, now);
+	if (taken && lh_task_views_active())
+		lh_task_views_file(id, cpu, lat_us, victim, NULL, culprit);
 	lh_sample_out_copy(id, cpu, lat_us, timeroffset_us, victim, culprit);
 }
 

@@ -36,7 +36,10 @@
  *           LH_T_OUTLIER: outlier_us and outliers-CPUx files, every
  *           sample at or above a budget with its cause (its probes call
  *           lh_outlier_file() where the histogram took the sample;
- *           needs LH_T_EXPLAIN)
+ *           needs LH_T_EXPLAIN);
+ *           LH_T_VIEWS: views, tasks and cgroups files, the per-task and
+ *           per-cgroup views of a type whose victim is a task (its
+ *           samples go through lh_sample_record*(), which files them there)
  *   window  what a counters window of it covers (<type>/counters), or
  *           NULL: it has no counters
  */
@@ -70,18 +73,19 @@ LH_HIST(PREEMPTOFF, "preemptoff", preemptoff, ROOT, PREEMPTIRQSOFF,
 LH_HIST(PREEMPTIRQSOFF, "preemptirqsoff", preemptirqsoff, ROOT,
 	PREEMPTIRQSOFF, LH_T_EXPLAIN, LH_WINDOW_SECTION)
 LH_HIST(WAKEUP, "wakeup", wakeup, ROOT, WAKEUP,
-	LH_T_MAX | LH_T_EXPLAIN | LH_T_OUTLIER, LH_WINDOW_WAKEUP)
+	LH_T_MAX | LH_T_EXPLAIN | LH_T_OUTLIER | LH_T_VIEWS, LH_WINDOW_WAKEUP)
 LH_HIST(WAKEUP_SHAREDPRIO, "wakeup/sharedprio", wakeup_sharedprio, WAKEUP,
-	WAKEUP, LH_T_MAX | LH_T_EXPLAIN | LH_T_OUTLIER, LH_WINDOW_WAKEUP)
+	WAKEUP, LH_T_MAX | LH_T_EXPLAIN | LH_T_OUTLIER | LH_T_VIEWS,
+	LH_WINDOW_WAKEUP)
 LH_HIST(MISSED_TIMER_OFFSETS, "missed_timer_offsets", missed_timer_offsets,
-	ROOT, MISSED_TIMER_OFFSETS, LH_T_MAX | LH_T_EXPLAIN | LH_T_OUTLIER,
-	LH_WINDOW_TIMER)
+	ROOT, MISSED_TIMER_OFFSETS,
+	LH_T_MAX | LH_T_EXPLAIN | LH_T_OUTLIER | LH_T_VIEWS, LH_WINDOW_TIMER)
 LH_HIST(TIMERANDWAKEUP, "timerandwakeup", timerandwakeup, ROOT,
-	TIMERANDWAKEUP, LH_T_MAX, NULL)
-LH_HIST(SWITCHTIME, "switchtime", switchtime, ROOT, SWITCHTIME, LH_T_MAX,
-	NULL)
+	TIMERANDWAKEUP, LH_T_MAX | LH_T_VIEWS, NULL)
+LH_HIST(SWITCHTIME, "switchtime", switchtime, ROOT, SWITCHTIME,
+	LH_T_MAX | LH_T_VIEWS, NULL)
 LH_HIST(TIMERWAKEUPSWITCH, "timerwakeupswitch", timerwakeupswitch, ROOT,
-	TIMERWAKEUPSWITCH, LH_T_MAX, NULL)
+	TIMERWAKEUPSWITCH, LH_T_MAX | LH_T_VIEWS, NULL)
 LH_HIST(IRQ, "irq", irq, ROOT, IRQ,
 	LH_T_MAX | LH_T_EXPLAIN | LH_T_LINES | LH_T_OUTLIER, NULL)
 LH_HIST(SOFTIRQ, "softirq", softirq, ROOT, SOFTIRQ,

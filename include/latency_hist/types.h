@@ -38,6 +38,7 @@ struct lh_switch_ops;
 #define LH_T_EXPLAIN	BIT(1)	/* explain-CPUx files (explain.c) */
 #define LH_T_LINES	BIT(2)	/* a lines file (ops->lines_show) */
 #define LH_T_OUTLIER	BIT(3)	/* outlier_us, outliers-CPUx (outlier.c) */
+#define LH_T_VIEWS	BIT(4)	/* views, tasks, cgroups (task_views.c) */
 #define LH_TYPE_NAME_MAX	24	/* bytes of a histogram name, NUL included */
 
 /* The files in enable/; one switch may drive several histograms. */

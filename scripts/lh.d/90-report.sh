@@ -85,6 +85,10 @@ help_report()
 {
 	cat <<'EOF'
   report DIR [--top N]            worst intervals and per-day p99/p99.9/max
+  report [DIR] --html OUT.html [--top N]
+                                  one self-contained HTML page (plots, tables,
+                                  outliers, explain) of a monitor's DIR, a
+                                  snapshot, or without DIR the live tree
 EOF
 }
 
@@ -94,15 +98,21 @@ cmd_report()
 {
 	RE_TOP=10
 	RE_DIR=
+	RE_HTML=
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--top | --top=*) opt_arg report "a number" "$@"; RE_TOP=$OPT_VAL; shift "$OPT_SHIFT" ;;
+		--html | --html=*) opt_arg report "an output file OUT.html" "$@"; RE_HTML=$OPT_VAL; shift "$OPT_SHIFT" ;;
 		-*) die "report: unknown option $1" ;;
 		*) [ -z "$RE_DIR" ] || die "usage: lh report DIR [--top N]"; RE_DIR=$1; shift ;;
 		esac
 	done
-	[ -n "$RE_DIR" ] || die "usage: lh report DIR [--top N]"
 	uint_arg report --top "$RE_TOP" 1 999999 "a number of intervals"
+	if [ -n "$RE_HTML" ]; then
+		report_html "$RE_DIR" "$RE_HTML" "$RE_TOP"
+		return
+	fi
+	[ -n "$RE_DIR" ] || die "usage: lh report DIR [--top N]"
 	series_pieces "$RE_DIR" >/dev/null || exit 2
 	RE_FILE=$(series_name "$RE_DIR")
 	# shellcheck disable=SC2016 # awk code
