@@ -524,9 +524,14 @@ static void lh_create_hist_files(struct dentry *dir, enum lh_hist_id id)
 	lh_ctl_file("threshold", LH_MODE_RW, dir, LH_CTL_THRESHOLD, id);
 	if (lh_hist_has(id, LH_T_OUTLIER)) {
 		lh_ctl_file("outlier_us", LH_MODE_RW, dir, LH_CTL_OUTLIER, id);
+		/*
+		 * Read-only, so that it reads under lockdown as the other
+		 * files do; root may still write a sequence number to it
+		 * (outside lockdown, which refuses an open for writing).
+		 */
 		for_each_possible_cpu(cpu) {
 			snprintf(name, sizeof(name), "outliers-CPU%d", cpu);
-			lh_file(name, LH_MODE_RW, dir, lh_file_data(id, cpu),
+			lh_file(name, LH_MODE_RO, dir, lh_file_data(id, cpu),
 				&lh_outliers_fops);
 		}
 	}

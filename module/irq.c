@@ -67,6 +67,7 @@
 #include <latency_hist/hist_mem.h>
 #include <latency_hist/irq.h>
 #include <latency_hist/irq_priv.h>
+#include <latency_hist/outlier.h>
 #include <latency_hist/sample.h>
 #include <latency_hist/tracepoints.h>
 
@@ -309,6 +310,9 @@ static noinline void notrace lh_irq_switch_in(struct lh_irq_line *line,
 	if (recorded && unlikely(lh_hist_beats_max(h, lat_us)))
 		lh_sample_record_max(h, lat_us, 0, next, prev, now);
 	lh_sample_out(LH_HIST_IRQ, cpu, lat_us, 0, next, prev);
+	if (recorded && lh_outlier(LH_HIST_IRQ, lat_us))
+		lh_outlier_file(LH_HIST_IRQ, cpu, lat_us,
+				lh_clock_stamp_ns(entry_at), now, next, prev);
 	if (lh_explaining())
 		lh_explain_file(LH_HIST_IRQ, cpu, lat_us,
 				lh_clock_stamp_ns(entry_at),

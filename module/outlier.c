@@ -231,13 +231,14 @@ static struct lh_o_rec *lh_o_slot(struct lh_o_log *log)
 }
 
 /**
- * lh_outlier_file() - file an outlier
+ * lh_outlier_file_info() - file an outlier whose victim is a copy
  * @id:       the histogram (LH_T_OUTLIER in its row)
  * @cpu:      the CPU it is filed under: this CPU
  * @lat_us:   its latency, at or above the budget
  * @start_ns: lh_clock_ns() at its window's start
  * @end:      the window's end (lh_clock_stamp())
- * @victim:   the task that waited, alive
+ * @victim:   what waited: a task's copy, or what stands for it (softirq's
+ *            vector, as in its max record)
  * @culprit:  the task that ran meanwhile, running on this CPU at @end
  *
  * Called where the histogram took the sample, and only then. The replay
@@ -247,10 +248,10 @@ static struct lh_o_rec *lh_o_slot(struct lh_o_log *log)
  *
  * Context: probe context on @cpu, preemption off; not NMI.
  */
-noinline void notrace lh_outlier_file(enum lh_hist_id id, int cpu, s64 lat_us,
-				      u64 start_ns, u64 end,
-				      struct task_struct *victim,
-				      struct task_struct *culprit)
+noinline void notrace lh_outlier_file_info(enum lh_hist_id id, int cpu,
+					   s64 lat_us, u64 start_ns, u64 end,
+					   const struct lh_task_info *victim,
+					   struct task_struct *culprit)
 {
 	struct lh_o_log *log = lh_o_log_of(id, cpu);
 	u64 end_ns = lh_clock_stamp_ns(end);
@@ -272,7 +273,7 @@ noinline void notrace lh_outlier_file(enum lh_hist_id id, int cpu, s64 lat_us,
 	o->seq = ++per_cpu_ptr(&lh_o_cpus, cpu)->last_seq[id];
 	o->time_ns = lh_clock_mono_ns(end);
 	o->lat_us = lat_us;
-	lh_task_info_fill(&o->victim, victim);
+	o->victim = *victim;
 	lh_task_info_fill(&o->culprit, culprit);
 	if (replayed)
 		lh_o_keep(o, &r->scratch.rec);
@@ -285,6 +286,31 @@ noinline void notrace lh_outlier_file(enum lh_hist_id id, int cpu, s64 lat_us,
 	}
 	arch_spin_unlock(&log->lock);
 	raw_local_irq_restore(flags);
+}
+
+/**
+ * lh_outlier_file() - file an outlier
+ * @id:       the histogram (LH_T_OUTLIER in its row)
+ * @cpu:      the CPU it is filed under: this CPU
+ * @lat_us:   its latency, at or above the budget
+ * @start_ns: lh_clock_ns() at its window's start
+ * @end:      the window's end (lh_clock_stamp())
+ * @victim:   the task that waited, alive
+ * @culprit:  the task that ran meanwhile, running on this CPU at @end
+ *
+ * lh_outlier_file_info() with a copy of @victim.
+ *
+ * Context: probe context on @cpu, preemption off; not NMI.
+ */
+noinline void notrace lh_outlier_file(enum lh_hist_id id, int cpu, s64 lat_us,
+				      u64 start_ns, u64 end,
+				      struct task_struct *victim,
+				      struct task_struct *culprit)
+{
+	struct lh_task_info info;
+
+	lh_task_info_fill(&info, victim);
+	lh_outlier_file_info(id, cpu, lat_us, start_ns, end, &info, culprit);
 }
 
 /**

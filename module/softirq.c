@@ -52,6 +52,7 @@
 #include <latency_hist/explain.h>
 #include <latency_hist/hist_mem.h>
 #include <latency_hist/line_stats.h>
+#include <latency_hist/outlier.h>
 #include <latency_hist/sample.h>
 #include <latency_hist/softirq.h>
 #include <latency_hist/tracepoints.h>
@@ -144,26 +145,38 @@ static noinline void lh_softirq_record_max(struct lh_hist_cpu *h,
 }
 
 /*
- * lh_softirq_explain - explain a sample of @lat_us from @raised_at to @now
- * (stamps) on @cpu, if it is the CPU's new maximum: a window of that
- * length ending at @now on explain's clock. Preemption is off for the
- * replay, which the entry probe is not on PREEMPT_RT. Out of line, only
- * while explaining.
+ * lh_softirq_explain - a sample of @lat_us of vector @vec_nr from
+ * @raised_at to @now (stamps) on @cpu: file it in the outlier log if
+ * @outlier, and explain it if it is the CPU's new maximum; its window is
+ * one of that length ending at @now on explain's clock. Preemption is off
+ * for the replays, which the entry probe is not on PREEMPT_RT. Out of
+ * line, only for an outlier or while explaining.
  */
-static noinline void notrace lh_softirq_explain(int cpu, s64 lat_us,
-						u64 raised_at, u64 now)
+static noinline void notrace lh_softirq_explain(int cpu, unsigned int vec_nr,
+						s64 lat_us, u64 raised_at,
+						u64 now, bool outlier)
 {
 	u64 len_ns = lh_clock_delta_ns(raised_at, now);
-	u64 end_ns;
+	u64 end, end_ns, start_ns;
 
 	preempt_disable_notrace();
-	/* On the cycle clock @now is that instant: no second read. */
-	if (now & LH_CLOCK_CYCLES_BIT)
-		end_ns = lh_clock_stamp_ns(now);
-	else
-		end_ns = lh_clock_ns();
-	lh_explain_file(LH_HIST_SOFTIRQ, cpu, lat_us,
-			end_ns - min(len_ns, end_ns), end_ns, current);
+	/*
+	 * On the cycle clock @now is that instant: no second read. Else it
+	 * is local_clock(), and the end is read again on explain's clock.
+	 */
+	end = now & LH_CLOCK_CYCLES_BIT ? now : lh_clock_stamp();
+	end_ns = lh_clock_stamp_ns(end);
+	start_ns = end_ns - min(len_ns, end_ns);
+	if (outlier) {
+		struct lh_task_info victim;
+
+		lh_softirq_victim(&victim, vec_nr, current);
+		lh_outlier_file_info(LH_HIST_SOFTIRQ, cpu, lat_us, start_ns,
+				     end, &victim, current);
+	}
+	if (lh_explaining())
+		lh_explain_file(LH_HIST_SOFTIRQ, cpu, lat_us, start_ns, end_ns,
+				current);
 	preempt_enable_notrace();
 }
 
@@ -179,7 +192,7 @@ static noinline void notrace lh_softirq_file(struct lh_softirq_cpu *sc,
 	u64 now = lh_clock_local_stamp();
 	struct lh_hist_cpu *h;
 	unsigned long flags;
-	bool recorded;
+	bool recorded, outlier;
 	s64 lat_us;
 
 	if (!lh_clock_window_us(raised_at, now, &lat_us))
@@ -203,8 +216,10 @@ static noinline void notrace lh_softirq_file(struct lh_softirq_cpu *sc,
 		lh_sample_out_victim_copy(LH_HIST_SOFTIRQ, cpu, lat_us, &victim,
 					  current);
 	}
-	if (lh_explaining())
-		lh_softirq_explain(cpu, lat_us, raised_at, now);
+	outlier = recorded && lh_outlier(LH_HIST_SOFTIRQ, lat_us);
+	if (outlier || lh_explaining())
+		lh_softirq_explain(cpu, vec_nr, lat_us, raised_at, now,
+				   outlier);
 }
 
 /* lh_softirq_entry - softirq_entry: the end of the vector's window, if open */

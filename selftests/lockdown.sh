@@ -10,10 +10,13 @@
 # signed with a key the kernel trusts (its build's key, or a DKMS user's MOK
 # key; Documentation/stress.rst says how):
 # the module loads; every file without a write bit (CPUx, summary,
-# max_latency-CPUx, status, counter statistics) reads; debugfs refuses every
-# file with a write bit, for writing and for reading, with EPERM; enable,
-# pid and reset through /sys/module/latency_hist/parameters still work and
-# recording shows in the readable files; an unsigned module
+# max_latency-CPUx, outliers-CPUx, status, counter statistics) reads;
+# debugfs refuses every file with a write bit, for writing and for reading,
+# with EPERM; enable, pid and reset through
+# /sys/module/latency_hist/parameters still work and recording shows in the
+# readable files; a budget set through outlier_wakeup shows in
+# wakeup/outliers-CPU0's header, which reads (lh outliers too), while a
+# sequence number written to it is refused with EPERM; an unsigned module
 # (LH_LOAD_TEST_MODULE, when given) is refused with EPERM (EKEYREJECTED where
 # module.sig_enforce=Y as well: module_signature.sh); scripts/lh's
 # enable, pid, reset, disable and run fall back to those parameters, say so,
@@ -30,7 +33,7 @@ LH_TOOL=${LH_TOOL:-$LH_TESTDIR/../scripts/lh}
 P=$LH_SYSMOD/parameters
 
 lh_setup
-lh_plan 7
+lh_plan 8
 lh_diag "lockdown: $LH_LOCKDOWN"
 
 lh_case_begin
@@ -77,6 +80,28 @@ lh_expect_write_ok "$P/threshold_wakeup" 0
 lh_expect_write_ok "$P/reset" all
 [ "$(hl_samples_sum)" -eq 0 ] || lh_err "samples left after reset=all"
 lh_case_end module_parameters_still_control_it
+
+lh_case_begin
+O=$LH_DIR/wakeup/outliers-CPU0
+lh_expect_write_ok "$P/outlier_wakeup" 100000
+out=$("$W" -R "$O")
+case $out in
+"OK "*) ;;
+*) lh_err "wakeup/outliers-CPU0 cannot be read: $out" ;;
+esac
+hdr=$(head -n 1 "$O" 2>/dev/null)
+case $hdr in
+"#outliers budget_us=100000 "*) ;;
+*) lh_err "wakeup/outliers-CPU0's header after outlier_wakeup=100000: '$hdr'" ;;
+esac
+wr=$("$W" "$O" 0)
+[ "$wr" = open:EPERM ] || lh_err "writing a sequence number to wakeup/outliers-CPU0 gave '$wr', expected open:EPERM"
+if [ -r "$LH_TOOL" ]; then
+	sh "$LH_TOOL" outliers wakeup >"$LH_TMP/lh.out" 2>&1 ||
+		lh_err "lh outliers wakeup under lockdown: $(head -c 300 "$LH_TMP/lh.out")"
+fi
+lh_expect_write_ok "$P/outlier_wakeup" 0
+lh_case_end the_outlier_log_reads_under_lockdown
 
 lh_case_begin
 # lh_fallback WHAT ARGS.. - run lh ARGS: it must succeed and say it used the parameters

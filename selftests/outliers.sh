@@ -27,7 +27,22 @@
 #  3. preempt-off section: the same with mode=preempt: at least one
 #     outlier is cause=thread naming lh_load_test (cause_name), and the
 #     invariant holds.
-#  4. overflow: a sleeper pinned to CPU 1 (pid filter) wakes 3000 times
+#  4. threaded interrupt (where irq is available: PREEMPT_RT or threadirqs):
+#     lh_irq_test fires its line IHOLDS times on CPU 1, each inside an
+#     IHOLD_US preempt-off section of its kthread lh_irq_hold; with budget
+#     IHOLD_US/2 on irq, irq/outliers-CPU1 holds exactly IHOLDS records of
+#     the line's thread (victim irq/<line>-...), at least one explained as
+#     cause=thread naming lh_irq_hold, none blaming another thread or
+#     "other" (interrupts that outweighed the section, an emulator's stall
+#     in a handler, are shown); the invariant holds on every CPU.
+#  5. softirq: lh_softirq_test raises HI SHOLDS times on CPU 1, each inside
+#     an SHOLD_US bottom-halves-off section of lh_softirq_hold; with budget
+#     SHOLD_US/2 on softirq, softirq/outliers-CPU1 holds exactly SHOLDS
+#     records of vector HI (victim_pid=0 victim_comm=HI), with causes as
+#     in 4, naming lh_softirq_hold; the invariant holds. Where lh is beside the tests, lh outliers shows
+#     both types' records with that cause, and lh prom counts them in
+#     latency_hist_outliers_total{type,cpu="1",cause="thread"}.
+#  6. overflow: a sleeper pinned to CPU 1 (pid filter) wakes 3000 times
 #     with budget 1 us on wakeup (topped up by more sleepers for the sleeps
 #     that did not block): every wakeup under emulation takes >= 1
 #     us, so 3000 outliers fill the 1024-record log: kept=1024,
@@ -35,10 +50,10 @@
 #     numbers continuous; a reader that writes next_seq - 4 reads exactly
 #     the last 3 records; a reset empties the log and the numbers go on
 #     (first_seq == the old next_seq).
-#  5. clearing the last budget unhooks the ring and empties the header.
-#  6. dmesg stays clean.
+#  7. clearing the last budget unhooks the ring and empties the header.
+#  8. dmesg stays clean.
 #
-# requires: rt_sleeper cpu1 lh_load_test
+# requires: rt_sleeper cpu1 lh_load_test lh_irq_test lh_softirq_test
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -55,9 +70,14 @@ PRIO=80
 SECTIONS=120	# >= 120 x 10 ms outlast the 30 x 20 ms of the loops
 OVERFLOW=3000
 RECS=1024
+IHOLD_US=3000	# the preempt-off section around an interrupt of lh_irq_test
+IHOLDS=5
+SHOLD_US=5000	# the bottom-halves-off section around a raise of HI
+SHOLDS=3
+LH_TOOL=${LH_TOOL:-$LH_TESTDIR/../scripts/lh}
 
 sl_setup
-lh_plan 6
+lh_plan 8
 lh_load_or_bail
 
 # o_file HIST CPU - the outliers file of HIST on CPU
@@ -219,6 +239,99 @@ grep '^outlier .* cause=thread cause_kind=thread cause_id=[0-9]* cause_name=lh_l
 	lh_err "wakeup/outliers-CPU1: no cause=thread naming lh_load_test"
 lh_case_end wakeups_behind_a_preempt_off_kthread_are_cause_thread
 lt_unload
+
+# o_victims HIST CPU VICTIM N CULPRIT - lh_err unless HIST/outliers-CPU
+# holds exactly N records whose victim_comm matches the awk ERE VICTIM, at
+# least one of them explained as cause=thread with the thread CULPRIT as
+# its detail, and none blames another thread or "other" (the section's task
+# ran through the window). An explained one whose interrupts (hardirq,
+# softirq, nmi) outweighed the section is shown, not an error: under TCG
+# a vCPU stalled inside an interrupt handler makes that.
+o_victims()
+{
+	awk -v re="$3" -v n="$4" -v who="$5" '
+		$1 == "outlier" {
+			delete r
+			for (i = 2; i <= NF; i++) { split($i, kv, "="); r[kv[1]] = kv[2] }
+			if (r["victim_comm"] !~ re) next
+			got++
+			what = "seq " r["seq"] " (" r["victim_comm"] ", " r["latency_us"] " us): cause=" r["cause"] " " r["cause_kind"] " " r["cause_name"]
+			if (r["cause"] == "unexplained") next
+			if (r["cause"] == "thread" && r["cause_kind"] == "thread" && r["cause_name"] == who)
+				named++
+			else if (r["cause"] == "thread" || r["cause"] == "other")
+				print "ERR " what ", expected thread " who
+			else
+				print "DIAG " what ": interrupts outweighed the section"
+		}
+		END {
+			if (got != n) print "ERR " got + 0 " records of victim " re ", expected " n
+			if (!named) print "ERR no explained record of victim " re " names " who
+		}' "$(o_file "$1" "$2")" >"$LH_TMP/victims.err"
+	while read -r ov_kind ov_line; do
+		case $ov_kind in
+		ERR) lh_err "$1/outliers-CPU$2: $ov_line" ;;
+		*) lh_diag "$1/outliers-CPU$2: $ov_line" ;;
+		esac
+	done <"$LH_TMP/victims.err"
+}
+
+# o_lh HIST CULPRIT - where lh is beside the tests: lh outliers shows a
+# record of HIST with cause thread CULPRIT, and lh prom counts HIST's
+# records of CPU 1 with cause thread
+o_lh()
+{
+	if [ ! -r "$LH_TOOL" ]; then
+		lh_diag "$LH_TOOL is not here: lh's reading of $1/outliers-CPUx not checked"
+		return
+	fi
+	LH_ROOT=$LH_DIR sh "$LH_TOOL" outliers "$1" >"$LH_TMP/lh.out" 2>&1 ||
+		lh_err "lh outliers $1 failed: $(head -c 300 "$LH_TMP/lh.out")"
+	grep -Eq " $1 +[0-9]+ thread +thread $2/[0-9]+ " "$LH_TMP/lh.out" ||
+		lh_err "lh outliers $1 shows no record caused by thread $2: $(head -n 3 "$LH_TMP/lh.out")"
+	LH_ROOT=$LH_DIR sh "$LH_TOOL" prom >"$LH_TMP/prom" 2>&1 ||
+		lh_err "lh prom failed: $(head -c 300 "$LH_TMP/prom")"
+	want="latency_hist_outliers_total{type=\"$1\",cpu=\"1\",cause=\"thread\"}"
+	awk -v w="$want" '$1 == w && $2 >= 1 { ok = 1 } END { exit !ok }' "$LH_TMP/prom" ||
+		lh_err "lh prom lacks $want >= 1: $(grep "latency_hist_outliers_total.*$1" "$LH_TMP/prom" | head -n 3)"
+}
+
+if [ "$(lh_status_field irq available)" != 1 ]; then
+	lh_skip irq_outliers_behind_a_preempt_off_section_name_its_thread \
+		"irq is not available here: $(lh_status_line irq)"
+else
+	lh_case_begin
+	it_load cpu=1 count=$IHOLDS gap_us=$G hold_us=$IHOLD_US
+	lh_expect_write_ok "$LH_DIR/irq/outlier_us" $((IHOLD_US / 2))
+	lh_enable irq
+	lh_reset irq
+	echo 1 >"$IT_PARAMS/trigger" || lh_err "lh_irq_test's run with sections failed"
+	lh_expect_write_ok "$LH_DIR/enable/irq" 0
+	o_check_all irq
+	o_show irq 1
+	o_victims irq 1 "^irq/$IT_IRQ-" $IHOLDS lh_irq_hold
+	o_lh irq lh_irq_hold
+	lh_expect_write_ok "$LH_DIR/irq/outlier_us" 0
+	it_unload
+	lh_case_end irq_outliers_behind_a_preempt_off_section_name_its_thread
+fi
+
+lh_case_begin
+sq_load cpu=1 count=$SHOLDS gap_us=$G hold_us=$SHOLD_US
+lh_expect_write_ok "$LH_DIR/softirq/outlier_us" $((SHOLD_US / 2))
+lh_enable softirq
+lh_reset softirq
+echo 1 >"$SQ_PARAMS/trigger" || lh_err "lh_softirq_test's run with sections failed"
+lh_expect_write_ok "$LH_DIR/enable/softirq" 0
+o_check_all softirq
+o_show softirq 1
+o_victims softirq 1 '^HI$' $SHOLDS lh_softirq_hold
+grep -q '^outlier .* victim_pid=0 victim_prio=[-0-9]* victim_comm=HI ' "$(o_file softirq 1)" ||
+	lh_err "softirq/outliers-CPU1: no record names vector 0 as victim_pid=0 victim_comm=HI"
+o_lh softirq lh_softirq_hold
+lh_expect_write_ok "$LH_DIR/softirq/outlier_us" 0
+sq_unload
+lh_case_end softirq_outliers_behind_a_bh_off_section_name_its_thread
 
 lh_case_begin
 lh_expect_write_ok "$LH_DIR/missed_timer_offsets/outlier_us" 0

@@ -8,7 +8,7 @@
 # Proves: every file and directory exists with its exact name for every
 # possible CPU and nothing else does; every file is root-only (CPUx,
 # max_latency-CPUx, explain-CPUx, summary and rows 0400, reset 0200, pid,
-# threshold, outlier_us, outliers-CPUx and enable 0600, status 0400; directories are debugfs's fixed 0755, under the 0700
+# threshold, outlier_us and enable 0600, status and outliers-CPUx 0400; directories are debugfs's fixed 0755, under the 0700
 # debugfs mount); status names the documented types in order, with their
 # documented rows (switch, needs, pid, max, counters, syscall_slow_path),
 # all disabled and empty after load; on a kernel without the
@@ -91,7 +91,7 @@ expected_tree()
 	for h in $(awk '/ outliers=1( |$)/ { print $1 }' "$LH_DIR/status"); do
 		echo "./$h/outlier_us $D_RW"
 		for c in $LH_CPUS; do
-			echo "./$h/outliers-CPU$c $D_RW"
+			echo "./$h/outliers-CPU$c $D_RO"
 		done
 	done
 	echo "./explain $D_DIR"

@@ -4,9 +4,10 @@
  * (outlier.c files them, outlier_print.c prints <type>/outliers-CPUx).
  *
  * A probe of a type with LH_T_OUTLIER in its row calls lh_outlier_file()
- * behind lh_outlier(), where the histogram took the sample (the filing
- * function returned true): one compare with the type's budget, S64_MAX
- * while it is off.
+ * (or lh_outlier_file_info(), for a victim that is no task: softirq's
+ * vector) behind lh_outlier(), where the histogram took the sample (the
+ * filing function returned true): one compare with the type's budget,
+ * S64_MAX while it is off.
  */
 #ifndef LH_OUTLIER_H
 #define LH_OUTLIER_H
@@ -19,6 +20,7 @@
 struct seq_file;
 struct task_struct;
 struct file;
+struct lh_task_info;
 
 /* Per histogram: the smallest outlier in us; S64_MAX while off. */
 extern s64 lh_outlier_min_us[LH_NR_HISTS];
@@ -38,6 +40,10 @@ static __always_inline bool lh_outlier(enum lh_hist_id id, s64 lat_us)
 void lh_outlier_file(enum lh_hist_id id, int cpu, s64 lat_us, u64 start_ns,
 		     u64 end, struct task_struct *victim,
 		     struct task_struct *culprit);
+void lh_outlier_file_info(enum lh_hist_id id, int cpu, s64 lat_us,
+			  u64 start_ns, u64 end,
+			  const struct lh_task_info *victim,
+			  struct task_struct *culprit);
 int lh_outlier_budget_set(enum lh_hist_id id, u64 budget_us);
 u64 lh_outlier_budget_us(enum lh_hist_id id);
 void lh_outlier_init(void);
