@@ -21,11 +21,10 @@
 # lh_irq_test then unloads. Needs threaded interrupts (PREEMPT_RT, or a
 # threadirqs boot). The bounds need instruction time (LH_VM_ICOUNT=1: the
 # validate suite), where two probes of one tracepoint are a fixed few
-# hundred instructions apart; in real time (CI) the runs are short and the
-# pairs loosely bounded (validate_lib.sh).
+# hundred instructions apart.
 # Lines "# table: check | figures | result" feed scripts/validate.sh.
 #
-# requires: cpu1 trace-cmd tracefs lh_irq_test type:irq
+# requires: cpu1 icount trace-cmd tracefs lh_irq_test type:irq
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -35,8 +34,6 @@ LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 
 COUNT=200	# interrupts of the free run
 HELD=20		# interrupts of the held run, each in a section
-# (CI's short run, in real time: validate_lib.sh)
-[ "$VL_SHORT" = 1 ] && COUNT=50 HELD=5
 HOLD_US=500	# the preempt-off section around a held interrupt
 GAP_US=2000	# between two interrupts
 

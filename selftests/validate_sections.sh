@@ -19,11 +19,10 @@
 # them (at least 9 of each type at >= 100 us). Needs the preemptirq
 # tracepoints (6.12-preempt, 7.3-rt-debug). The bounds need instruction time
 # (LH_VM_ICOUNT=1, the validate suite): under plain emulation a vCPU stall
-# between the two probes of one tracepoint moves one side by milliseconds,
-# so there (CI) the pairs are loosely bounded (validate_lib.sh).
+# between the two probes of one tracepoint moves one side by milliseconds.
 # Lines "# table: check | figures | result" feed scripts/validate.sh.
 #
-# requires: cpu1 trace-cmd tracefs preemptirq lh_load_test type:irqsoff type:preemptoff type:preemptirqsoff
+# requires: cpu1 icount trace-cmd tracefs preemptirq lh_load_test type:irqsoff type:preemptoff type:preemptirqsoff
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"

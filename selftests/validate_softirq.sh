@@ -22,12 +22,10 @@
 # and softirq/lines those of each vector; and the held run's samples hold
 # the sections (at least HELD - 1 of HOLD_US - 10 % or more). The bounds
 # need instruction time (LH_VM_ICOUNT=1: the validate suite), where two
-# probes of one tracepoint are a fixed few hundred instructions apart; in
-# real time (CI) the runs are short and the pairs loosely bounded
-# (validate_lib.sh).
+# probes of one tracepoint are a fixed few hundred instructions apart.
 # Lines "# table: check | figures | result" feed scripts/validate.sh.
 #
-# requires: cpu1 trace-cmd tracefs lh_softirq_test
+# requires: cpu1 icount trace-cmd tracefs lh_softirq_test
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -37,8 +35,6 @@ LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 
 COUNT=200	# raises of the free run
 HELD=20		# raises of the held run, each in a section
-# (CI's short run, in real time: validate_lib.sh)
-[ "$VL_SHORT" = 1 ] && COUNT=50 HELD=5
 HOLD_US=500	# the bottom-halves-off section around a held raise
 GAP_US=2000	# between two raises
 

@@ -20,11 +20,10 @@
 # pid filters leave only the thread's samples) hold exactly the recorded
 # samples of each CPU. In instruction time (the validate suite's -icount)
 # two probes of one tracepoint are a fixed few hundred instructions apart,
-# so a pair differs only by a truncation to us; in real time (CI) the run
-# is short (L 100) and the pairs loosely bounded (validate_lib.sh).
+# so a pair differs only by a truncation to us.
 # Lines "# table: check | figures | result" feed scripts/validate.sh.
 #
-# requires: rt_sleeper cpu1 trace-cmd cpp tracefs type:wakeup type:missed_timer_offsets type:timerandwakeup type:switchtime type:timerwakeupswitch
+# requires: rt_sleeper cpu1 icount trace-cmd cpp tracefs type:wakeup type:missed_timer_offsets type:timerandwakeup type:switchtime type:timerwakeupswitch
 
 LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/lib.sh"
@@ -33,8 +32,6 @@ LH_TESTDIR=$(cd "$(dirname "$0")" && pwd)
 . "$LH_TESTDIR/validate_lib.sh"
 
 L=400
-# (CI's short run, in real time: validate_lib.sh)
-[ "$VL_SHORT" = 1 ] && L=100
 PERIOD=5000
 PRIO=80
 TYPES="wakeup missed_timer_offsets timerandwakeup switchtime timerwakeupswitch"
