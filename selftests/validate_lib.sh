@@ -182,12 +182,32 @@ VL_AWK_REPORT='
 		cur = $(c - 1); sub(/.*-/, "", cur); cur += 0
 	}'
 
-# vl_ours REPORT OUT - the module's samples in the report: "type cpu t_ns
-# value" per lh_sample event, in trace order
+# vl_ours REPORT OUT [VICTIM] - the module's samples in the report: "type
+# cpu t_ns value" per lh_sample event (of victim pid VICTIM only, if given),
+# in trace order
 vl_ours()
 {
-	awk "$VL_AWK_REPORT"'
-		ev == "lh_sample" { printf "%s %d %.0f %d\n", fld("type"), fld("cpu"), t, fld("latency_us") }' "$1" >"$2"
+	awk -v victim="${3:-}" "$VL_AWK_REPORT"'
+		ev == "lh_sample" {
+			if (victim != "") { p = fld("victim"); sub(/.*:/, "", p); if (p != victim) next }
+			printf "%s %d %.0f %d\n", fld("type"), fld("cpu"), t, fld("latency_us")
+		}' "$1" >"$2"
+}
+
+# vl_irq_filed REPORT ROWS KEYED - every irq lh_sample of the report, for
+# vl_rows ("cpu us" into ROWS) and vl_lines ("irq us t_ns" into KEYED: the
+# interrupt number from the victim, the line's thread irq/N-name)
+vl_irq_filed()
+{
+	awk -v rows="$2" -v keyed="$3" "$VL_AWK_REPORT"'
+		ev == "lh_sample" && fld("type") == "irq" {
+			k = fld("victim")
+			if (k ~ /^irq\/[0-9]+-/) { sub(/^irq\//, "", k); sub(/-.*/, "", k) } else k = -1
+			printf "%d %d\n", fld("cpu"), fld("latency_us") >rows
+			printf "%s %d %.0f\n", k, fld("latency_us"), t >keyed
+		}' "$1"
+	[ -e "$2" ] || : >"$2"
+	[ -e "$3" ] || : >"$3"
 }
 
 # vl_recompute REPORT TID OUT - the samples of thread TID, filed again from
@@ -321,37 +341,50 @@ vl_irq_recompute()
 		}' "$1" >"$4"
 }
 
-# vl_softirq REPORT FROM TO OURS OUT - the softirq samples of the report:
-# the module's (its lh_sample events, each followed on its CPU by the
-# softirq_entry it files for: the type's probes run before ftrace's) into
-# OURS, and the same filed again from softirq_raise and softirq_entry by the
-# module's rules (module/softirq.c) into OUT, per CPU and vector: a raise
-# stamps the vector if it has no stamp, its entry files the time from the
-# stamp and clears it. The window ends at the lh_sample event before the
-# entry where there is one: ftrace's clock read as the module filed, before
-# the rest of its probe and anything that may run between its probe and
-# ftrace's (interrupts are on there, and on PREEMPT_RT it is preemptible:
-# with the entry as the end, 1 of 539 pairs on 6.12-rt differed by 16 us);
-# else at the entry. An lh_sample counts as the entry's only if that entry
-# follows within VL_SOFTIRQ_FILED_NS: every other sample of ours between
-# FROM and TO (a second one before the entry, a duplicate; or one filed
-# long before the vector ran) is written to OURS unpaired, so the counts
-# differ. Both keep the entries between FROM and TO (ns: the type is on
-# from before the one to after the other) but the first of each CPU and
+# vl_softirq REPORT FROM TO OURS OUT [FILED] - the softirq samples of the
+# report: the module's (its lh_sample events, each followed on its CPU by
+# the softirq_entry it files for: the type's probes run before ftrace's)
+# into OURS, and the same filed again from softirq_raise and softirq_entry
+# by the module's rules (module/softirq.c) into OUT, per CPU and vector: a
+# raise stamps the vector if it has no stamp, its entry files the time from
+# the stamp and clears it. The window ends at ftrace's softirq_entry, less
+# any interruption ftrace saw between our sample and that entry on the CPU:
+# the probes of softirq_entry run with interrupts on, preemptible on
+# PREEMPT_RT, so an interrupt or a switch there (irq_handler_*, the x86
+# vectors, sched_switch, raises: any event of the CPU that lies between the
+# two) moves ftrace's end; the span from the first to the last such event is
+# taken off. Only the lh_sample's place in the trace is read, never its
+# time: a module that files before the vector runs differs from the
+# reference by as much. An lh_sample counts as the entry's only if that
+# entry follows within VL_SOFTIRQ_FILED_NS: every other sample of ours
+# between FROM and TO (a second one before the entry, a duplicate; or one
+# filed long before the vector ran) is written to OURS unpaired, so the
+# counts differ. Both keep the entries between FROM and TO (ns: the type is
+# on from before the one to after the other) but the first of each CPU and
 # vector, whose raise may have come before the module hooked it; every
-# later window opens after an entry both saw.
+# later window opens after an entry both saw. FILED (if given) gets every
+# lh_sample of the report, "cpu vector us t_ns" (vector -1: no entry
+# followed within VL_SOFTIRQ_FILED_NS), for vl_rows and vl_lines.
 VL_SOFTIRQ_FILED_NS=1000000	# a sample is filed within microseconds of its entry
 vl_softirq()
 {
-	awk -v from="$2" -v to="$3" -v ours="$4" -v filed="$VL_SOFTIRQ_FILED_NS" "$VL_AWK_REPORT"'
+	awk -v from="$2" -v to="$3" -v ours="$4" -v filed="$VL_SOFTIRQ_FILED_NS" -v all="${6:-/dev/null}" -v out="$5" "$VL_AWK_REPORT"'
 		function unpaired(c) {
 			if ((c in pend) && pend_t[c] >= from && pend_t[c] <= to)
 				printf "softirq %d %.0f %d\n", c, pend_t[c], pend[c] >ours
+			if (c in pend) printf "%d -1 %d %.0f\n", pend_c[c], pend[c], pend_t[c] >all
 			delete pend[c]
+			delete ifirst[c]
 		}
 		ev == "lh_sample" && fld("type") == "softirq" {
 			unpaired(cpu)
-			pend[cpu] = fld("latency_us"); pend_t[cpu] = t; next
+			pend[cpu] = fld("latency_us"); pend_t[cpu] = t; pend_c[cpu] = fld("cpu"); next
+		}
+		# anything else between our sample and its entry on this CPU
+		# interrupted the two probes
+		(cpu in pend) && ev != "softirq_entry" {
+			if (!(cpu in ifirst)) ifirst[cpu] = t
+			ilast[cpu] = t
 		}
 		ev == "softirq_raise" { v = fld("vec") + 0; if (!stamp[cpu, v]) stamp[cpu, v] = t; next }
 		ev == "softirq_entry" {
@@ -363,14 +396,109 @@ vl_softirq()
 				unpaired(cpu)
 			if (cpu in pend) {
 				if (keep) printf "softirq %d %.0f %d\n", cpu, pend_t[cpu], pend[cpu] >ours
-				end = pend_t[cpu]
+				printf "%d %d %d %.0f\n", pend_c[cpu], v, pend[cpu], pend_t[cpu] >all
+				if (cpu in ifirst) { end -= ilast[cpu] - ifirst[cpu]; cut++ }
 			}
 			delete pend[cpu]
-			if (stamp[cpu, v] && keep) printf "softirq %d %.0f %d\n", cpu, t, int((end - stamp[cpu, v]) / 1000)
+			delete ifirst[cpu]
+			if (stamp[cpu, v] && keep) printf "softirq %d %.0f %d\n", cpu, t, int((end - stamp[cpu, v]) / 1000) >out
 			stamp[cpu, v] = 0
 		}
-		END { for (c in pend) unpaired(c) }' "$1" >"$5"
+		END {
+			for (c in pend) unpaired(c)
+			printf "%d\n", cut
+		}' "$1" >"$5.cut"
 	[ -e "$4" ] || : >"$4"
+	[ -e "$5" ] || : >"$5"
+	lh_diag "softirq: $(cat "$5.cut") windows ended earlier by an interruption between the two entry probes"
+}
+
+# ------------------------------------------------------ the files users read
+#
+# The per-sample cases compare lh_sample events, which a type emits apart
+# from filing (a histogram that refuses a sample still emits it): these
+# check that the files hold exactly the samples of the events. A recording
+# for them starts before the type is reset and enabled, and the type is
+# disabled before it stops, so every filed sample is in it and nothing is
+# filed after it (CPUx keep their rows over a disable).
+
+# vl_rows HIST SAMPLES CPU... - lh_err unless HIST/CPUx of each CPU holds in
+# its total and rows (1 us buckets, "greater or equal than 10240" as 10240)
+# exactly the samples of SAMPLES ("cpu us" a line) of that CPU
+vl_rows()
+{
+	local hist samples c got want line
+	hist=$1 samples=$2
+	shift 2
+	for c in "$@"; do
+		hl_samples "$LH_DIR/$hist/CPU$c" >"$LH_TMP/rows.file"
+		awk -v c="$c" '$1 == c { print ($2 >= 10240 ? 10240 : $2) }' "$samples" | sort -n >"$LH_TMP/rows.want"
+		got=$(hl_total "$hist" "$c")
+		want=$(wc -l <"$LH_TMP/rows.want")
+		[ "$got" = "$want" ] ||
+			lh_err "$hist/CPU$c: #Total samples: $got, $want lh_sample events of CPU$c"
+		if ! cmp -s "$LH_TMP/rows.file" "$LH_TMP/rows.want"; then
+			lh_err "$hist/CPU$c: rows differ from the lh_sample events (file <, events >):"
+			diff "$LH_TMP/rows.file" "$LH_TMP/rows.want" | grep '^[<>]' | sort | uniq -c | head -n 6 |
+				while IFS= read -r line; do lh_diag "  $line"; done
+		fi
+	done
+	lh_diag "$hist: CPU $* rows: $(wc -l <"$samples") samples of the events compared"
+}
+
+# vl_lines HIST LINES SAMPLES FROM TO - lh_err unless LINES, a copy of
+# HIST/lines (irq, softirq) read with the type on (a disable empties it)
+# between the times FROM and TO (ns, trace markers), holds per line key
+# (interrupt or vector number; a culprit comm with blanks comes after the
+# fields read) in samples, min, mean (two decimals, rounded down) and max those of SAMPLES ("key us t_ns" a line; key -1: not known)
+# filed before FROM; for a key with samples filed during the read, only
+# the count, between those filed before FROM and before TO
+vl_lines()
+{
+	local line
+	awk '$1 !~ /^#/ { k = $1; if (k in seen) k = k "+"; seen[k] = 1; printf "%s %s %s %s %s\n", k, $3, $4, $5, $8 }' "$2" |
+		sort -n >"$LH_TMP/lines.file"
+	awk -v from="$4" -v to="$5" '
+		$3 < from { n[$1]++; s[$1] += $2; if (!($1 in lo) || $2 < lo[$1]) lo[$1] = $2; if ($2 > hi[$1]) hi[$1] = $2 }
+		$3 >= from && $3 < to { more[$1]++; n[$1] += 0 }
+		END {
+			for (v in n) {
+				if (n[v]) { q = int(s[v] * 100 / n[v]); printf "%s %d %d %d.%02d %d %d\n", v, n[v], lo[v], int(q / 100), q % 100, hi[v], more[v] }
+				else printf "%s 0 - - - %d\n", v, more[v]
+			}
+		}' "$3" | sort -n >"$LH_TMP/lines.want"
+	awk '
+		FNR == 1 { side++ }
+		side == 1 { file[$1] = $2 " " $3 " " $4 " " $5; fn[$1] = $2; next }
+		{
+			v = $1; want = $2 " " $3 " " $4 " " $5
+			f = (v in file) ? file[v] : "(none)"
+			n = (v in fn) ? fn[v] : 0
+			delete file[v]
+			if (!$6) {
+				if (f == "(none)" && $2 == 0) next
+				if (f != want) printf "line %s: file %s, events %s\n", v, f, want
+			} else if (n < $2 || n > $2 + $6)
+				printf "line %s: file %d samples, events %d before the read and %d during it\n", v, n, $2, $6
+		}
+		END { for (v in file) printf "line %s: file %s, no lh_sample events\n", v, file[v] }' \
+		"$LH_TMP/lines.file" "$LH_TMP/lines.want" >"$LH_TMP/lines.diff"
+	if [ -s "$LH_TMP/lines.diff" ]; then
+		lh_err "$1/lines (samples min mean max) differs from the lh_sample events (line -1: a sample of no known line; N+: a second line of N):"
+		head -n 8 "$LH_TMP/lines.diff" | while IFS= read -r line; do lh_diag "  $line"; done
+	fi
+	lh_diag "$1/lines: $(wc -l <"$LH_TMP/lines.file") lines, $(awk '$6 { n++ } END { print n + 0 }' "$LH_TMP/lines.want") with samples filed during its read"
+}
+
+# vl_read_lines HIST OUT - copy HIST/lines into OUT between the trace
+# markers lh-lines-read and lh-lines-read-end (vl_lines' FROM and TO)
+vl_read_lines()
+{
+	local t
+	t=$(lh_tracefs)
+	echo lh-lines-read >"$t/trace_marker"
+	cat "$LH_DIR/$1/lines" >"$2"
+	echo lh-lines-read-end >"$t/trace_marker"
 }
 
 # vl_sections REPORT OUT - the irqsoff, preemptoff and preemptirqsoff

@@ -16,9 +16,11 @@
 # vl_recompute files every
 # sample again from the kernel events alone; per type, the module's and the
 # recomputed samples pair one to one: equal counts, each pair on the same
-# CPU, >= 99 % within 2 us, none beyond 10 us. In instruction time (the
-# validate suite's -icount) two probes of one tracepoint are a fixed few
-# hundred instructions apart, so a pair differs only by a truncation to us.
+# CPU, >= 99 % within 2 us, none beyond 10 us; and each type's CPUx (the
+# pid filters leave only the thread's samples) hold exactly the recorded
+# samples of each CPU. In instruction time (the validate suite's -icount)
+# two probes of one tracepoint are a fixed few hundred instructions apart,
+# so a pair differs only by a truncation to us.
 # Lines "# table: check | figures | result" feed scripts/validate.sh.
 #
 # requires: rt_sleeper cpu1 icount trace-cmd cpp tracefs type:wakeup type:missed_timer_offsets type:timerandwakeup type:switchtime type:timerwakeupswitch
@@ -36,7 +38,7 @@ TYPES="wakeup missed_timer_offsets timerandwakeup switchtime timerwakeupswitch"
 
 sl_setup
 YIELD_NR=$(vl_syscall_nr sched_yield)
-vl_load 12
+vl_load 14
 
 # vt_run NAME MIN_WAKEUP MIN_SHARED SLEEPER-ARGS... - the workload NAME: an
 # rt_sleeper with SLEEPER-ARGS, its first thread followed and recorded; then
@@ -75,8 +77,9 @@ vt_run()
 		-e timer:hrtimer_expire_entry -e timer:hrtimer_expire_exit \
 		-e raw_syscalls:sys_enter -f "common_pid == $tid && id != $YIELD_NR" \
 		-e raw_syscalls:sys_exit -f "common_pid == $tid && id != $YIELD_NR"
-	lh_enable $TYPES
+	# (reset before the enable: every sample the files hold is recorded)
 	lh_reset wakeup wakeup/sharedprio missed_timer_offsets timerandwakeup switchtime timerwakeupswitch
+	lh_enable $TYPES
 	sl_go
 	sl_wait
 	lh_disable_all
@@ -95,6 +98,15 @@ vt_run()
 		vl_pair $t "$LH_TMP/$name.ours" "$LH_TMP/$name.recomputed" $min_w "$name"
 	done
 	vl_pair wakeup/sharedprio "$LH_TMP/$name.ours" "$LH_TMP/$name.recomputed" $min_s "$name"
+	# what users read: the pid filters leave only the thread's samples,
+	# so each CPUx (read with the types off) holds exactly its events
+	# (none on CPU 0: the thread runs on CPU 1)
+	lh_case_begin
+	for t in $TYPES wakeup/sharedprio; do
+		awk -v t="$t" '$1 == t { print $2, $4 }' "$LH_TMP/$name.ours" >"$LH_TMP/$name.rows"
+		vl_rows "$t" "$LH_TMP/$name.rows" $LH_CPUS
+	done
+	lh_case_end "${name}_files_hold_the_samples"
 }
 
 # One SCHED_FIFO 80 sleeper: every wakeup exclusive.

@@ -16,6 +16,9 @@
 # dependency or guards something the test does not model, and its comment must say which.
 # tools/litmus/races/*.litmus model races the code has or had; herd7 must answer "Sometimes" (the
 # model finds the race): one test point each.
+# First, without herd7, tools/litmus/check-tie.sh: each test's header names the code it models in
+# " * Code: PATH FUNCTION() BARRIER..." lines, and each named barrier must still be in the named
+# function: one test point per Code line (so a barrier deleted from the module fails here).
 #
 # The tools, obtained as the kernels are (nothing is installed on this machine), into
 # $LH_CACHE/litmus/:
@@ -214,7 +217,7 @@ ktap_point() {
 }
 
 main() {
-	local fetch_only=0 t name got n=0 tmp line text ans
+	local fetch_only=0 t name got n=0 tmp line text ans tie tie_n
 	local -a tests=() races=()
 	shopt -s nullglob
 	pass=0
@@ -236,6 +239,8 @@ main() {
 		races=("$LITMUS_DIR"/races/*.litmus)
 	fi
 	echo "KTAP version 1"
+	tie=$(bash "$LITMUS_DIR/check-tie.sh" ${tests[@]+"${tests[@]}"} || true)
+	tie_n=$(grep -cE '^(not )?ok ' <<< "$tie" || true)
 	if ! fetch >&2; then
 		echo "1..0"
 		echo "Bail out! herd7 or tools/memory-model could not be obtained (see above)"
@@ -243,7 +248,13 @@ main() {
 		return 1
 	fi
 	echo "# herd7 $(cat "$HERD_DIR/version"), tools/memory-model of $(cat "$MODEL_DIR/source")"
-	echo "1..$((2 * ${#tests[@]} + ${#races[@]}))"
+	echo "1..$((tie_n + 2 * ${#tests[@]} + ${#races[@]}))"
+	while read -r line; do
+		case $line in
+		"ok "*) n=$((n + 1)); pass=$((pass + 1)); echo "ok $n tie: ${line#ok [0-9]* }" ;;
+		"not ok "*) n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n tie: ${line#not ok [0-9]* }" ;;
+		esac
+	done <<< "$tie"
 	tmp=$(mktemp -d)
 	# shellcheck disable=SC2064 # expand now
 	trap "rm -rf '$tmp'" EXIT
