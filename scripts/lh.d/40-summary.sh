@@ -9,8 +9,9 @@
 help_summary()
 {
 	cat <<'EOF'
-  summary [TYPE..] [--cpu N|all] [--json]
+  summary [TYPE..] [--cpu N|all] [--by task|cgroup] [--json]
                                   samples, min, mean, percentiles, max
+                                  (--by: per task or cgroup, most samples first)
 EOF
 }
 
@@ -20,10 +21,12 @@ cmd_summary()
 	SU_CPU=
 	SU_JSON=0
 	SU_TYPES=
+	SU_BY=
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--cpu | --cpu=*) opt_arg summary "a CPU number or all" "$@"; SU_CPU=$OPT_VAL; shift "$OPT_SHIFT" ;;
 		--json) SU_JSON=1; shift ;;
+		--by | --by=*) opt_arg summary "task or cgroup" "$@"; by_arg "$OPT_VAL"; SU_BY=$VW_WHAT; shift "$OPT_SHIFT" ;;
 		-*) die "summary: unknown option $1" ;;
 		*) SU_TYPES="$SU_TYPES $1"; shift ;;
 		esac
@@ -35,9 +38,15 @@ cmd_summary()
 		[ -e "$LH_ROOT/wakeup/CPU$SU_CPU" ] || [ ! -d "$LH_ROOT/wakeup" ] ||
 			die "summary: --cpu: there is no CPU $SU_CPU in $LH_ROOT" ;;
 	esac
+	[ -z "$SU_BY" ] || [ -z "$SU_CPU" ] || die "summary: --by $SU_BY is not per CPU: --cpu and --by do not go together"
 	need_tree
 	# shellcheck disable=SC2086 # word lists
 	SU_TYPES=$(summary_types $SU_TYPES) || exit 2
+	if [ -n "$SU_BY" ]; then
+		# shellcheck disable=SC2086 # a word list
+		summary_by "$SU_BY" $SU_TYPES
+		return
+	fi
 	SU_FILES=
 	for SU_T in $SU_TYPES; do
 		SU_FILES="$SU_FILES$LH_ROOT/$SU_T/summary$LH_NL"

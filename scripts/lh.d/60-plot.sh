@@ -131,12 +131,16 @@ prom_text()
 	MT_HOST=
 	[ -z "$LH_PROM_HOST" ] || gather_meta
 	PT_FILES=$(tree_files) || exit 2
+	if [ "$LH_PROM_TOP" -gt 0 ]; then
+		# shellcheck disable=SC2046 # a word list
+		PT_FILES=$PT_FILES$LH_NL$(views_files all $(tree_types)) || exit 2
+	fi
 	# shellcheck disable=SC2016,SC2086 # awk code; one file a line
 	(IFS=$LH_NL; set -f; lh_awk '
 function END_OUTPUT(    i) {
 	for (i = 1; i <= st_n; i++) summary_done(st_order[i])
 	prom_text(st_n, st_order, ncpu, cpus, "")
-}' bounds="$LH_PROM_BOUNDS" host_label="${LH_PROM_HOST:+$MT_HOST}" $PT_FILES) || exit 2
+}' bounds="$LH_PROM_BOUNDS" host_label="${LH_PROM_HOST:+$MT_HOST}" top="$LH_PROM_TOP" $PT_FILES) || exit 2
 	outlier_prom_text
 }
 
@@ -144,8 +148,10 @@ function END_OUTPUT(    i) {
 help_prom()
 {
 	cat <<'EOF'
-  prom [--buckets US,..] [--host-label] [FILE]
-                                  Prometheus text exposition (FILE: atomically)
+  prom [--buckets US,..] [--host-label] [--top N] [FILE]
+                                  Prometheus text exposition (FILE: atomically;
+                                  --top: series of the N tasks and cgroups with
+                                  the most samples per type, default 10)
 EOF
 }
 
@@ -161,9 +167,10 @@ cmd_prom()
 			continue
 		fi
 		case $1 in
-		-*) die "prom: unknown option $1 (usage: lh prom [--buckets US,..] [--host-label] [FILE])" ;;
+		--top | --top=*) opt_arg prom "a number" "$@"; top_arg prom "$OPT_VAL"; shift "$OPT_SHIFT"; continue ;;
+		-*) die "prom: unknown option $1 (usage: lh prom [--buckets US,..] [--host-label] [--top N] [FILE])" ;;
 		esac
-		[ -z "$PR_FILE" ] || die "usage: lh prom [--buckets US,..] [--host-label] [FILE]"
+		[ -z "$PR_FILE" ] || die "usage: lh prom [--buckets US,..] [--host-label] [--top N] [FILE]"
 		PR_FILE=$1
 		shift
 	done
