@@ -12,17 +12,46 @@
 # views_on - 1 if the view vk ("TYPE/tasks") was read with its views on
 function views_on(vk) { return (vk in ln_why) && ln_why[vk] !~ / off$/ }
 # views_rank - the lines of view vk in ord[1..n], most samples first (then
-# the larger max, then the order of the file); returns n
-function views_rank(vk, ord,    n, i, j, x, f, s, m) {
+# the larger max, then the order of the file); only the first lim of them
+# where lim > 0 (a bounded insertion: n * lim steps), else all (a heap
+# sort: n log n steps, as a table may have 65536 lines); returns how many
+function views_rank(vk, ord, lim,    n, i, j, f, k, x) {
 	n = ln_n[vk]
 	for (i = 1; i <= n; i++) {
 		split(ln_st[vk, i], f, " ")
-		s[i] = f[1] + 0; m[i] = f[6] + 0
-		x = i
-		for (j = i - 1; j >= 1 && (s[ord[j]] < s[x] || (s[ord[j]] == s[x] && m[ord[j]] < m[x])); j--) ord[j + 1] = ord[j]
-		ord[j + 1] = x
+		vr_s[i] = f[1] + 0; vr_m[i] = f[6] + 0
+	}
+	if (lim > 0) {
+		k = 0
+		for (i = 1; i <= n; i++) {
+			if (k == lim && !views_before(i, ord[k])) continue
+			if (k < lim) k++
+			for (j = k - 1; j >= 1 && views_before(i, ord[j]); j--) ord[j + 1] = ord[j]
+			ord[j + 1] = i
+		}
+		return k
+	}
+	for (i = 1; i <= n; i++) ord[i] = i
+	for (i = int(n / 2); i >= 1; i--) views_sift(ord, i, n)
+	for (i = n; i > 1; i--) {
+		x = ord[1]; ord[1] = ord[i]; ord[i] = x
+		views_sift(ord, 1, i - 1)
 	}
 	return n
+}
+# views_before - 1 if line a of the view being ranked goes before line b
+function views_before(a, b) {
+	return vr_s[a] > vr_s[b] || (vr_s[a] == vr_s[b] && (vr_m[a] > vr_m[b] || (vr_m[a] == vr_m[b] && a < b)))
+}
+# views_sift - sift ord[i] down the heap ord[1..n] whose root is the line
+# that goes last
+function views_sift(ord, i, n,    c, x) {
+	while ((c = 2 * i) <= n) {
+		if (c < n && views_before(ord[c], ord[c + 1])) c++
+		if (!views_before(ord[i], ord[c])) return
+		x = ord[i]; ord[i] = ord[c]; ord[c] = x
+		i = c
+	}
 }
 # views_text - print view vk of type t (what: task or cgroup) as a table,
 # most samples first
@@ -34,7 +63,7 @@ function views_text(t, vk, what,    n, ord, k, i, f) {
 	printf "\n%s per %s (%s entries, other %s):\n", t, what, substr(ln_why[vk], index(ln_why[vk], " ") + 1), ln_other[vk]
 	printf "%-8s %-20s %12s %7s %9s %7s %7s %7s %4s %s\n", what == "task" ? "TID" : "CGROUP", what == "task" ? "comm" : "path",
 	    "samples", "min", "mean", "p99", "p99.9", "max", "CPU", "culprit"
-	n = views_rank(vk, ord)
+	n = views_rank(vk, ord, 0)
 	for (k = 1; k <= n; k++) {
 		i = ord[k]
 		split(ln_st[vk, i], f, " ")
@@ -50,7 +79,7 @@ function views_json(vk, what,    n, ord, k, i, f, out) {
 	if (!views_on(vk)) return "{\"views\": false}"
 	out = "{\"views\": true, \"entries\": " substr(ln_why[vk], index(ln_why[vk], " ") + 1) ", \"other\": " ln_other[vk] \
 	    ", \"" what "s\": ["
-	n = views_rank(vk, ord)
+	n = views_rank(vk, ord, 0)
 	for (k = 1; k <= n; k++) {
 		i = ord[k]
 		split(ln_st[vk, i], f, " ")
@@ -85,20 +114,20 @@ function views_prom(nt, tl, out,    i, t, any, w, what) {
 	for (w = 1; w <= 2; w++) views_prom_what(nt, tl, out, what[w])
 }
 # views_prom_what - the series of the views of one kind (task or cgroup)
-function views_prom_what(nt, tl, out, what,    i, t, vk, n, ord, k, f, j, key, seen, lbl, stat, rest, m) {
+function views_prom_what(nt, tl, out, what,    i, t, vk, ord, k, f, j, key, seen, lbl, stat, rest, m) {
 	split("min mean p99 p99.9 max", stat, " ")
 	pout(out, "# HELP latency_hist_" what "_samples_total samples of each of the --top " what "s with the most samples since the reset of its type")
 	pout(out, "# TYPE latency_hist_" what "_samples_total counter")
 	for (i = 1; i <= nt; i++) {
 		t = tl[i]; vk = t "/" what "s"
 		if (!can_record(t) || !views_on(vk)) continue
-		n = views_rank(vk, ord)
-		m = n < top + 0 ? n : top + 0
+		m = views_rank(vk, ord, top + 0)
 		vw_n[vk] = m
 		rest[vk] = ln_other[vk]
-		for (k = 1; k <= n; k++) {
+		for (k = 1; k <= ln_n[vk]; k++) rest[vk] += vr_s[k]
+		for (k = 1; k <= m; k++) {
 			split(ln_st[vk, ord[k]], f, " ")
-			if (k > m) { rest[vk] += f[1]; continue }
+			rest[vk] -= f[1]
 			key = t SUBSEP ln_id[vk, ord[k]] SUBSEP ln_name[vk, ord[k]]
 			lbl = plabels(t, "") "," (what == "task" ? "task=\"" : "cgroup=\"") esc(ln_name[vk, ord[k]]) \
 			    (++seen[key] > 1 ? "#" seen[key] : "") (what == "task" ? "\",tid=\"" : "\",cgroup_id=\"") ln_id[vk, ord[k]] "\""
