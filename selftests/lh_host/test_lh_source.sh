@@ -140,8 +140,8 @@ EOF
 	case_end base_awk_json_strings_and_status_lines
 }
 
-# case_hist - hist.awk (with views.awk: LH_AWK_HIST is both): percentiles in and out of range, the numeric sort, max records, the
-# Prometheus label and seconds
+# case_hist - hist.awk (with views.awk: LH_AWK_HIST is both): percentiles in and out of range,
+# the numeric sort, max records, the Prometheus label and seconds
 case_hist()
 {
 	lib_awk /dev/null base.awk hist.awk views.awk <<'EOF'
