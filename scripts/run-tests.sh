@@ -167,6 +167,7 @@ HOST_TESTS=(
 	"lh_host_cli.log|lh command line: CPU lists, durations, help, man page and completion agree|sh selftests/lh_host/test_lh_cli.sh"
 	"lh_host_report_html.log|lh report --html rendered by chromium headless|sh selftests/lh_host/test_report_html.sh"
 	"lh_host_prom_fleet.log|lh prom scraped by prometheus through two node exporters|sh selftests/lh_host/test_prom_fleet.sh"
+	"lh_host_task_views.log|lh summary --by, prom --top: the per-task and per-cgroup views|sh selftests/lh_host/test_task_views_lh.sh"
 	"alert_rules.log|Prometheus alert rules: promtool check and unit tests|sh selftests/lh_host/test_alert_rules.sh"
 	"lh_host_source.log|scripts/lh is its sources assembled; lh's awk libraries alone|sh selftests/lh_host/test_lh_source.sh"
 	"check_requires.log|requirement lines of the selftests|sh selftests/check_requires.sh"

@@ -22,6 +22,7 @@ LH_AWK_BASE='
 # shellcheck disable=SC2016 # awk code, not shell
 LH_AWK_HIST='
 #lh-include hist.awk
+#lh-include views.awk
 '
 LH_AWK_LIB=$LH_AWK_BASE$LH_AWK_HIST
 # The reader of the outlier logs (lh outliers), after LH_AWK_BASE.
@@ -111,6 +112,7 @@ fname ~ /^max_latency-CPU[0-9]+$/ {
 }
 fname == "summary" { summary_line(ftype); next }
 fname == "lines" { lines_line(ftype); next }
+fname == "tasks" || fname == "cgroups" { lines_line(ftype "/" fname); next }
 fname == "pid" {
 	if (FNR > 1 || !is_uint($0)) bad("not a pid")
 	pidval[ftype] = $0

@@ -9,9 +9,10 @@
 help_summary()
 {
 	cat <<'EOF'
-cmd types [TYPE..] [-c LIST|all] [--json]
+cmd types [TYPE..] [-c LIST|all] [--by task|cgroup] [--json]
 about samples, min, mean, percentiles, max
 opt -c --cpu LIST cpus the CPUs of LIST (0-3,5); all: the merged line
+opt - --by task|cgroup text per task or cgroup, most samples first
 opt - --json - flag the same values as JSON
 exits 0 2 3
 EOF
@@ -23,6 +24,7 @@ cmd_summary()
 	SU_CPU=
 	SU_JSON=0
 	SU_TYPES=
+	SU_BY=
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-c | -c?* | --cpu | --cpu=*)
@@ -31,6 +33,7 @@ cmd_summary()
 			SU_CPU=" all "
 			[ "$OPT_VAL" = all ] || { cpulist_arg summary --cpu "$OPT_VAL"; SU_CPU=$CL_OUT; } ;;
 		--json) SU_JSON=1; shift ;;
+		--by | --by=*) opt_arg summary "task or cgroup" "$@"; by_arg "$OPT_VAL"; SU_BY=$VW_WHAT; shift "$OPT_SHIFT" ;;
 		-*) die "summary: unknown option $1" ;;
 		*) SU_TYPES="$SU_TYPES $1"; shift ;;
 		esac
@@ -43,9 +46,15 @@ cmd_summary()
 				die "summary: --cpu: there is no CPU $SU_C in $LH_ROOT"
 		done ;;
 	esac
+	[ -z "$SU_BY" ] || [ -z "$SU_CPU" ] || die "summary: --by $SU_BY is not per CPU: --cpu and --by do not go together"
 	need_tree
 	# shellcheck disable=SC2086 # word lists
 	SU_TYPES=$(summary_types $SU_TYPES) || exit 2
+	if [ -n "$SU_BY" ]; then
+		# shellcheck disable=SC2086 # a word list
+		summary_by "$SU_BY" $SU_TYPES
+		return
+	fi
 	SU_FILES=
 	for SU_T in $SU_TYPES; do
 		SU_FILES="$SU_FILES$LH_ROOT/$SU_T/summary$LH_NL"

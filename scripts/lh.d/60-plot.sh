@@ -135,12 +135,16 @@ prom_text()
 	MT_HOST=
 	[ -z "$LH_PROM_HOST" ] || gather_meta
 	PT_FILES=$(tree_files) || exit 2
+	if [ "$LH_PROM_TOP" -gt 0 ]; then
+		# shellcheck disable=SC2046 # a word list
+		PT_FILES=$PT_FILES$LH_NL$(views_files all $(tree_types)) || exit 2
+	fi
 	# shellcheck disable=SC2016,SC2086 # awk code; one file a line
 	(IFS=$LH_NL; set -f; lh_awk '
 function END_OUTPUT(    i) {
 	for (i = 1; i <= st_n; i++) summary_done(st_order[i])
 	prom_text(st_n, st_order, ncpu, cpus, "")
-}' bounds="$LH_PROM_BOUNDS" host_label="${LH_PROM_HOST:+$MT_HOST}" $PT_FILES) || exit 2
+}' bounds="$LH_PROM_BOUNDS" host_label="${LH_PROM_HOST:+$MT_HOST}" top="$LH_PROM_TOP" $PT_FILES) || exit 2
 	outlier_prom_text
 }
 
@@ -148,10 +152,11 @@ function END_OUTPUT(    i) {
 help_prom()
 {
 	cat <<'EOF'
-cmd file [--buckets US,..] [--host-label] [FILE]
+cmd file [--buckets US,..] [--host-label] [--top N] [FILE]
 about Prometheus text exposition (FILE: atomically)
 opt - --buckets US,.. text the le bounds in us (default 1,2,5,..,10240)
 opt - --host-label - flag a host label on every series
+opt - --top N number the N tasks and cgroups with most samples (10)
 exits 0 2 3
 EOF
 }
@@ -168,9 +173,10 @@ cmd_prom()
 			continue
 		fi
 		case $1 in
-		-*) die "prom: unknown option $1 (usage: lh prom [--buckets US,..] [--host-label] [FILE])" ;;
+		--top | --top=*) opt_arg prom "a number" "$@"; top_arg prom "$OPT_VAL"; shift "$OPT_SHIFT"; continue ;;
+		-*) die "prom: unknown option $1 (usage: lh prom [--buckets US,..] [--host-label] [--top N] [FILE])" ;;
 		esac
-		[ -z "$PR_FILE" ] || die "usage: lh prom [--buckets US,..] [--host-label] [FILE]"
+		[ -z "$PR_FILE" ] || die "usage: lh prom [--buckets US,..] [--host-label] [--top N] [FILE]"
 		PR_FILE=$1
 		shift
 	done

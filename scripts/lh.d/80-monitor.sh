@@ -28,7 +28,8 @@ LH_MON_STATE_HEADER="lh_monitor_state 2"
 # The awk program of one read. Its input is the file list that mon_list
 # writes ("C TYPE CPU PATH" a CPUx file, "M TYPE CPU PATH" a max record,
 # "R TYPE PATH" the rows file, read instead of the CPUx files, "L TYPE PATH"
-# the lines file, the per-line view, for the Prometheus file); the operands
+# the lines file, the per-line view, for the Prometheus file, "V TYPE tasks|
+# cgroups PATH" a per-task or per-cgroup view, for it too); the operands
 # before it set root, statef, newstatef, rowsf (the rows of the last read,
 # mon_rows_file), series, grepsh (a scratch file), promtmp (empty: no
 # Prometheus file), host, krel, bootid, inode, now_s, now_iso, types,
@@ -94,6 +95,12 @@ mon_list()
 		fi
 		if [ -n "$MO_PROM" ] && [ -e "$LH_ROOT/$ML_T/lines" ]; then
 			printf 'L %s %s\n' "$ML_T" "$LH_ROOT/$ML_T/lines"
+		fi
+		# (the per-task and per-cgroup views: their --top series)
+		if [ -n "$MO_PROM" ] && [ "$LH_PROM_TOP" -gt 0 ]; then
+			for ML_F in "$LH_ROOT/$ML_T/tasks" "$LH_ROOT/$ML_T/cgroups"; do
+				[ ! -e "$ML_F" ] || printf 'V %s %s %s\n' "$ML_T" "${ML_F##*/}" "$ML_F"
+			done
 		fi
 	done >"$MO_LIST" || die "monitor: cannot write $MO_LIST"
 }
@@ -441,7 +448,7 @@ mon_read()
 	if (trap '' INT TERM
 	    awk "$LH_AWK_LIB$LH_MON_AWK" root="$LH_ROOT" statef="$MO_STATE" newstatef="$MO_STATE.tmp" prev_s="$MO_LAST_S" \
 		rowsf="$MO_ROWS" \
-		series="$MO_SERIES" grepsh="$MO_DIR/monitor.grep" promtmp="$MO_PROMTMP" host="$MO_HOST" host_label="${LH_PROM_HOST:+$MO_HOST}" \
+		series="$MO_SERIES" grepsh="$MO_DIR/monitor.grep" promtmp="$MO_PROMTMP" top="$LH_PROM_TOP" host="$MO_HOST" host_label="${LH_PROM_HOST:+$MO_HOST}" \
 		krel="$MO_KREL" bootid="$MO_BOOT" inode="$MO_INODE" now_s="$MO_NOW_S" now_iso="$MO_NOW_ISO" types="$MO_TYPES" \
 		bounds="$LH_PROM_BOUNDS" lhver="$LH_VERSION" cfg_interval="$MO_INTERVAL" pid=$$ start="$1" stop="${2-}" \
 		state_header="$LH_MON_STATE_HEADER" fail_prefix=monitor "$MO_LIST") 2>"$MO_DIR/monitor.err"; then
@@ -524,6 +531,7 @@ opt - --out DIR dir the series directory
 opt - --prom FILE file also rewrite FILE.prom every interval
 opt - --buckets US,.. text the le bounds of --prom, in us
 opt - --host-label - flag a host label in --prom
+opt - --top N number tasks and cgroups per type in --prom (10)
 opt - --types T,.. types these types only (default: every enabled one)
 opt - --rotate daily|SIZE text start a new piece daily or at SIZE (64M)
 opt - --keep N|Nd text keep N closed pieces, or those of N days
@@ -545,6 +553,7 @@ cmd_monitor()
 	MO_ROTATE=
 	MO_KEEP_N=
 	MO_KEEP_DAYS=
+	MO_TOP=
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-i | -i?* | --interval | --interval=*)
@@ -557,6 +566,7 @@ cmd_monitor()
 		--out | --out=*) opt_arg monitor "a directory" "$@"; MO_DIR=$OPT_VAL; shift "$OPT_SHIFT" ;;
 		--prom | --prom=*) opt_arg monitor "a file" "$@"; MO_PROM=$OPT_VAL; shift "$OPT_SHIFT" ;;
 		--types | --types=*) opt_arg monitor "a list" "$@"; MO_TSPEC=$OPT_VAL; shift "$OPT_SHIFT" ;;
+		--top | --top=*) opt_arg monitor "a number" "$@"; top_arg monitor "$OPT_VAL"; MO_TOP=1; shift "$OPT_SHIFT" ;;
 		--rotate | --rotate=*) opt_arg monitor "daily or a size" "$@"; rotate_arg "$OPT_VAL"; shift "$OPT_SHIFT" ;;
 		--keep | --keep=*) opt_arg monitor "a number of pieces or days" "$@"; keep_arg "$OPT_VAL"; shift "$OPT_SHIFT" ;;
 		*)
@@ -570,6 +580,7 @@ cmd_monitor()
 		die "usage: lh monitor --interval S --out DIR [OPTION..] (lh monitor --help)"
 	fi
 	[ -n "$MO_PROM" ] || [ -z "$PO_OPT" ] || die "monitor: $PO_OPT shapes the --prom file, and there is no --prom"
+	[ -n "$MO_PROM" ] || [ -z "$MO_TOP" ] || die "monitor: --top shapes the --prom file, and there is no --prom"
 	[ -n "$MO_ROTATE" ] || [ -z "$MO_KEEP_N$MO_KEEP_DAYS" ] || die "monitor: --keep keeps pieces that --rotate closes, and there is no --rotate"
 	[ -z "$MO_COUNT" ] || uint_arg monitor --count "$MO_COUNT" 0 999999999 "a number of intervals"
 	if [ -n "$MO_DURATION" ]; then

@@ -84,6 +84,7 @@ function prom_text(nt, tl, ncl, cl, out,    i, k, t, c, key, lbl, nb, bound, j, 
 		if (can_record(st_order[i]))
 			pout(out, sprintf("latency_hist_enabled{%s} %d", plabels(st_order[i], ""), st_en[st_order[i]]))
 	lines_prom(nt, tl, out)
+	views_prom(nt, tl, out)
 }
 # percentiles - the percentiles qnum[1..nq] / 10000 of total samples: below
 # ones, then the ascending rows b[1..nb] (usecs) with counts n[], then the
@@ -424,7 +425,9 @@ function maxrec_json(line) {
 	    ", \"timestamp\": " mr_ts "}"
 }
 # The lines file of a type with a per-line view (irq/lines, softirq/lines;
-# module/irq_lines.c), one reader for every such type:
+# module/irq_lines.c), one reader for every such type and for the per-task
+# and per-cgroup views (TYPE/tasks, TYPE/cgroups, read as type
+# "TYPE/tasks": views.awk), which have its shape:
 #   #WHY VALUE           why there are lines ("#threaded PREEMPT_RT")
 #   #LABEL name samples min mean p99 p99.9 max max_cpu culprit_pid culprit
 #   ID NAME SAMPLES MIN MEAN P99 P99.9 MAX CPU PID COMM   (one per line)
@@ -466,7 +469,9 @@ function lines_line(t,    i) {
 	ln_comm[t, i] = substr($0, length($1 " " $2 " " ln_st[t, i]) + 2)
 }
 function lines_done(t) {
-	if (!(t in ln_label) || !(t in ln_other)) fail(root "/" t "/lines: no header or no #other line (cut short?)")
+	# (a per-task or per-cgroup view is read as type "TYPE/tasks", views.awk)
+	if (!(t in ln_label) || !(t in ln_other))
+		fail(root "/" t (t ~ /\/(tasks|cgroups)$/ ? "" : "/lines") ": no header or no #other line (cut short?)")
 }
 # lines_read - the lines file f of type t (a program whose input is not the
 # tree: lh monitor)

@@ -218,6 +218,7 @@ $1 == "C" { p = $0; sub(/^C [^ ]+ [^ ]+ /, "", p); cfile[$2, $3] = p; if ($3 + 0
 $1 == "M" { p = $0; sub(/^M [^ ]+ [^ ]+ /, "", p); mfile[$2, $3] = p; next }
 $1 == "R" { p = $0; sub(/^R [^ ]+ /, "", p); rfile[$2] = p; next }
 $1 == "L" { p = $0; sub(/^L [^ ]+ /, "", p); lfile[$2] = p; next }
+$1 == "V" { p = $0; sub(/^V [^ ]+ [^ ]+ /, "", p); vfile[$2 "/" $3] = p; next }
 { fail("bad file list line: " $0) }
 END {
 	if (lh_failed) exit 2
@@ -270,6 +271,7 @@ END {
 	}
 	cpux_read_nonzero(nfull, fpath, fkey, grepsh)
 	for (i = 1; i <= nt && promtmp != ""; i++) if (tl[i] in lfile) lines_read(lfile[tl[i]], tl[i])
+	for (k in vfile) lines_read(vfile[k], k)
 	for (i = 1; i <= nt; i++)
 		for (k = 1; k <= ncl[tl[i]]; k++) {
 			key = tl[i] SUBSEP cl[tl[i], k]

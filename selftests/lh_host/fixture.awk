@@ -28,6 +28,9 @@
 #                                 module prints it (module/irq_lines.c); irq, a
 #                                 type the default tree leaves out, is there when
 #                                 `types` names it
+#   tasks TYPE TEXT..             a line of TYPE/tasks, the per-task view, as the
+#                                 module prints it (module/task_views_print.c)
+#   cgroups TYPE TEXT..           a line of TYPE/cgroups, the per-cgroup view
 #   budget TYPE US                TYPE/outlier_us, and an outliers-CPUx file per CPU
 #                                 (module/outlier_print.c) with the records below
 #   outlier TYPE CPU SEQ TIME_NS LATENCY_US CAUSE [KIND ID NAME]
@@ -87,6 +90,8 @@ $1 == "pid" { pid[$2] = $3; next }
 $1 == "nosummary" { summary = 0; next }
 $1 == "rows" { rows = 1; next }
 $1 == "lines" { line = $0; sub(/^lines [^ ]+ /, "", line); lines[$2] = lines[$2] line "\n"; next }
+$1 == "tasks" { line = $0; sub(/^tasks [^ ]+ /, "", line); vtasks[$2] = vtasks[$2] line "\n"; next }
+$1 == "cgroups" { line = $0; sub(/^cgroups [^ ]+ /, "", line); vcgroups[$2] = vcgroups[$2] line "\n"; next }
 { print "fixture.awk: bad spec line: " $0 > "/dev/stderr"; exit 1 }
 
 # sort_values - sort v[1..n] ascending
@@ -281,6 +286,8 @@ END {
 			for (c = 0; c < ncpus; c++) outlier_file(t, c, d "/outliers-CPU" c)
 		}
 		if (t in lines) { printf "%s", lines[t] > (d "/lines"); close(d "/lines") }
+		if (t in vtasks) { printf "%s", vtasks[t] > (d "/tasks"); close(d "/tasks") }
+		if (t in vcgroups) { printf "%s", vcgroups[t] > (d "/cgroups"); close(d "/cgroups") }
 		printf "" > (d "/reset"); close(d "/reset")
 		if (t == "wakeup" || t == "missed_timer_offsets") {
 			print (t in pid) ? pid[t] : 0 > (d "/pid"); close(d "/pid")

@@ -140,11 +140,11 @@ EOF
 	case_end base_awk_json_strings_and_status_lines
 }
 
-# case_hist - hist.awk: percentiles in and out of range, the numeric sort, max records, the
-# Prometheus label and seconds
+# case_hist - hist.awk (with views.awk: LH_AWK_HIST is both): percentiles in and out of range,
+# the numeric sort, max records, the Prometheus label and seconds
 case_hist()
 {
-	lib_awk /dev/null base.awk hist.awk <<'EOF'
+	lib_awk /dev/null base.awk hist.awk views.awk <<'EOF'
 BEGIN {
 	nq = split("5000 9000 9900 10000", qnum, " ")
 	nb = split("1 5 9", b, " "); split("2 5 3", cnt, " ")
@@ -182,7 +182,7 @@ case_series()
 	printf '%s\n' '{' '  "time": "2026-01-01T00:00:00Z",' '  "n": 3,' '  "x": null,' \
 		'  "h": {"a": [1, 2]}' '}' '{"time": "2026-01-01T00:01:00Z", "n": 4,' \
 		'{"time": "2026-01-01T00:02:00Z", "n": 5, "x": "s"}' >"$TMP/series.jsonl"
-	lib_awk "$TMP/series.jsonl" base.awk hist.awk series.awk <<'EOF'
+	lib_awk "$TMP/series.jsonl" base.awk hist.awk views.awk series.awk <<'EOF'
 BEGIN { sr_piece = "p" }
 { print; print sfield($0, "time"), sfield($0, "n"), sfield($0, "x"), "[" sfield($0, "nope") "]" }
 EOF
