@@ -7,8 +7,9 @@
 #
 # Proves: every file and directory exists with its exact name for every
 # possible CPU and nothing else does; every file is root-only (CPUx,
-# max_latency-CPUx, explain-CPUx, summary and rows 0400, reset 0200, pid,
-# threshold, outlier_us and enable 0600, status and outliers-CPUx 0400; directories are debugfs's fixed 0755, under the 0700
+# max_latency-CPUx, explain-CPUx, summary, rows, tasks and cgroups 0400,
+# reset 0200, pid, threshold, outlier_us, views and enable 0600, status and
+# outliers-CPUx 0400; directories are debugfs's fixed 0755, under the 0700
 # debugfs mount); status names the documented types in order, with their
 # documented rows (switch, needs, pid, max, counters, syscall_slow_path),
 # all disabled and empty after load; on a kernel without the
@@ -79,6 +80,16 @@ expected_tree()
 	# the per-line views (Documentation/latency_hist.rst, "irq/lines")
 	echo "./irq/lines $D_RO"
 	echo "./softirq/lines $D_RO"
+	# the per-task and per-cgroup views of the task types ("Per-task and
+	# per-cgroup views")
+	for h in $LH_HISTS; do
+		case $h in
+		wakeup | wakeup/sharedprio | missed_timer_offsets | timerandwakeup | switchtime | timerwakeupswitch)
+			echo "./$h/views $D_RW"
+			echo "./$h/tasks $D_RO"
+			echo "./$h/cgroups $D_RO" ;;
+		esac
+	done
 	echo "./counters $D_DIR"
 	echo "./counters/enable $D_RW"
 	echo "./counters/events $D_RW"
