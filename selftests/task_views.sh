@@ -162,6 +162,21 @@ tv_show()
 	done <"$LH_DIR/$1"
 }
 
+# tv_run_pair - run sleeper A (cgroup lh_tv_a, CPU 0) and B (lh_tv_b, CPU 1)
+# to their end: TID_A, TID_B their thread ids
+tv_run_pair()
+{
+	tv_start "$LH_TMP/a" lh_tv_a 0 $PRIO_A
+	PID_A=$TV_PID
+	tv_start "$LH_TMP/b" lh_tv_b 1 $PRIO_B
+	PID_B=$TV_PID
+	tv_wait "$PID_A" "$LH_TMP/a"
+	TID_A=$TV_TID
+	tv_wait "$PID_B" "$LH_TMP/b"
+	TID_B=$TV_TID
+	PID_A='' PID_B=''
+}
+
 # tv_both TID - samples of TID's task line in wakeup plus sharedprio
 tv_both()
 {
@@ -209,15 +224,7 @@ lh_case_end views_are_off_by_default_and_refuse_a_non_boolean
 lh_case_begin
 lh_enable wakeup
 tv_views_on
-tv_start "$LH_TMP/a" lh_tv_a 0 $PRIO_A
-PID_A=$TV_PID
-tv_start "$LH_TMP/b" lh_tv_b 1 $PRIO_B
-PID_B=$TV_PID
-tv_wait "$PID_A" "$LH_TMP/a"
-TID_A=$TV_TID
-tv_wait "$PID_B" "$LH_TMP/b"
-TID_B=$TV_TID
-PID_A='' PID_B=''
+tv_run_pair
 lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
 tv_show wakeup/tasks
 tv_show wakeup/cgroups
@@ -265,15 +272,7 @@ echo 256 >"$LH_SYSMOD/parameters/task_view_tasks"
 head -1 "$LH_DIR/wakeup/tasks" | grep -qx '#tasks 1' ||
 	lh_err "wakeup/tasks with task_view_tasks=1: '$(head -1 "$LH_DIR/wakeup/tasks")'"
 lh_enable wakeup
-tv_start "$LH_TMP/a" lh_tv_a 0 $PRIO_A
-PID_A=$TV_PID
-tv_start "$LH_TMP/b" lh_tv_b 1 $PRIO_B
-PID_B=$TV_PID
-tv_wait "$PID_A" "$LH_TMP/a"
-TID_A=$TV_TID
-tv_wait "$PID_B" "$LH_TMP/b"
-TID_B=$TV_TID
-PID_A='' PID_B=''
+tv_run_pair
 lh_expect_write_ok "$LH_DIR/enable/wakeup" 0
 tv_show wakeup/tasks
 for h in $HISTS; do
