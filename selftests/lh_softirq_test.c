@@ -25,7 +25,10 @@
  * or, with @hold_us, disables bottom halves, raises the vector itself and
  * spins @hold_us on the clock before enabling them again, so the vector
  * runs at that local_bh_enable(), in lh_softirq_hold: a sample of at least
- * @hold_us whose culprit is lh_softirq_hold. Then it waits for the tasklet
+ * @hold_us whose culprit is lh_softirq_hold. With @pending_us as well, the
+ * section first marks the vector pending without a raise event (a raise
+ * latency_hist did not see) and spins @pending_us before it raises: a
+ * raise while the vector is pending, which starts no window. Then it waits for the tasklet
  * and sleeps @gap_us. A write to trigger returns when the run is over: 0,
  * or -ETIMEDOUT if a raise did not run within a second. Runs are
  * serialised by the module's parameter lock.
@@ -72,6 +75,10 @@ static unsigned int lh_hold_us;
 module_param_named(hold_us, lh_hold_us, uint, 0644);
 MODULE_PARM_DESC(hold_us, "raise inside a bottom-halves-off section this long (0: from a timer)");
 static unsigned int lh_reset_stall_us;
+static unsigned int lh_pending_us;
+module_param_named(pending_us, lh_pending_us, uint, 0644);
+MODULE_PARM_DESC(pending_us, "with hold_us: mark the vector pending unseen this long before the raise");
+
 module_param_named(reset_stall_us, lh_reset_stall_us, uint, 0444);
 MODULE_PARM_DESC(reset_stall_us, "stall each reset of latency_hist after its histograms are emptied (load time; 0: no)");
 static atomic_t lh_raised = ATOMIC_INIT(0);
@@ -106,18 +113,43 @@ static void lh_tasklet_fn(struct tasklet_struct *t)
 	wake_up(&lh_ran_wq);
 }
 
+/* lh_spin_us - spin @us on the clock */
+static void lh_spin_us(unsigned int us)
+{
+	ktime_t start = ktime_get();
+
+	while (ktime_us_delta(ktime_get(), start) < us)
+		cpu_relax();
+}
+
+/*
+ * lh_mark_pending - HI pending on this CPU with no softirq_raise event: a
+ * raise latency_hist did not see, as one before the type was enabled or
+ * its CPU came online (interrupts off, as raise_softirq() has them)
+ */
+static void lh_mark_pending(void)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	or_softirq_pending(BIT(HI_SOFTIRQ));
+	local_irq_restore(flags);
+}
+
 /* lh_raise_one - raise once, from the timer or in a BH-off section */
 static int lh_raise_one(unsigned int hold_us)
 {
+	unsigned int pending_us = READ_ONCE(lh_pending_us);
 	int target = atomic_read(&lh_ran) + 1;
-	ktime_t start;
 
 	if (hold_us) {
 		local_bh_disable();
+		if (pending_us) {
+			lh_mark_pending();
+			lh_spin_us(pending_us);
+		}
 		lh_raise();
-		start = ktime_get();
-		while (ktime_us_delta(ktime_get(), start) < hold_us)
-			cpu_relax();
+		lh_spin_us(hold_us);
 		local_bh_enable();
 	} else {
 		hrtimer_start(&lh_raise_timer,

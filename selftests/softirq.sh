@@ -36,9 +36,13 @@
 #     (lh_softirq_hold longer than any other thread when it is the
 #     culprit), and the vector did not run in its own window (softirq's
 #     entry probe runs before explain's);
-#  4. a reset of softirq empties softirq/lines;
-#  5. with softirq disabled, raises file nothing;
-#  6. the module unloads (the last tests of a run: a module left busy would
+#  4. a raise while the vector is already pending, from a raise the module
+#     did not see (lh_softirq_test pending_us: as one before the type was
+#     enabled), starts no window: HI gets no sample, where a window started
+#     there would file one too short;
+#  5. a reset of softirq empties softirq/lines;
+#  6. with softirq disabled, raises file nothing;
+#  7. the module unloads (the last tests of a run: a module left busy would
 #     turn the next test into a skip), and dmesg is clean.
 #
 # requires: cpu1 lh_softirq_test
@@ -56,7 +60,7 @@ HI=0		# HI_SOFTIRQ, the vector lh_softirq_test raises
 LH_TOOL=${LH_TOOL:-$LH_TESTDIR/../scripts/lh}
 
 lh_setup
-lh_plan 7
+lh_plan 8
 lh_load_or_bail
 
 sq_load cpu=1 count=$COUNT gap_us=$GAP_US
@@ -210,6 +214,20 @@ else
 	st_check_explain
 fi
 lh_case_end bh_off_section_is_the_vectors_max_with_its_culprit
+
+lh_case_begin
+# (the vector pending from a raise latency_hist did not see, as one before
+# the type was enabled: the raise in the section is not the first, and the
+# time the vector waited is unknown)
+lh_reset softirq
+echo $HOLD_US >"$SQ_PARAMS/pending_us"
+st_run
+echo 0 >"$SQ_PARAMS/pending_us"
+hl_show_lines softirq
+if hl_line softirq $HI; then
+	lh_err "vector $HI has $LN_SAMPLES samples (min $LN_MIN us, max $LN_MAX us) for $RAISED raises while it was pending unseen: a raise while the vector is pending starts no window"
+fi
+lh_case_end raise_while_pending_starts_no_window
 
 lh_case_begin
 lh_reset softirq
