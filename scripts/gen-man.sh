@@ -11,8 +11,13 @@
 # The document's own title block goes (the header replaces it), and the
 # Sphinx-only :doc:`x` role becomes a man page reference, since rst2man is
 # plain docutils. lh(1) gets SYNOPSIS, OPTIONS and EXIT STATUS made from
-# lh's table of options (`lh help --options`). Table rows too long for a
-# terminal make groff warn; the page still renders. The version is ../VERSION's.
+# lh's table of options (`lh help --options`), in place of the document's
+# own "Exit status" (the statuses once); another page gets a DESCRIPTION
+# title over its introduction. Every page ends with FILES and SEE ALSO,
+# written here. The documents keep tables narrow (a list where a table would
+# be wide): selftests/lh_host/test_man.sh fails on any groff warning at 80
+# columns. The developer-only parts live in Documentation/testing.rst, which
+# is no man page. The version is ../VERSION's.
 
 set -eu
 
@@ -99,9 +104,16 @@ if [ "$name" = lh ]; then
 	sed '/^@@OPTIONS@@$/,$d' "$cli"
 else
 	cli=/dev/null
+	printf 'DESCRIPTION\n===========\n\n'
 fi
 awk -v cli="$cli" '
 	/^\.\. contents::/ { next }
+	# lh(1): the document'"'"'s "Exit status" goes, EXIT STATUS made from
+	# the table of options says them (up to the next title: a line over
+	# a line of one of - = ~ ^ repeated)
+	cli != "/dev/null" && done && last == "Exit status" && /^-+$/ { skip = 1; havelast = 0; next }
+	skip && havelast && /^[-=~^]+$/ && length($0) == length(last) && last != "" { skip = 0 }
+	skip { last = $0; havelast = 1; next }
 	done && /^===+$/ && !opts && cli != "/dev/null" {
 		# the line before is the first section title: the table goes before it
 		while ((getline l < cli) > 0) if (on) print l; else if (l == "@@OPTIONS@@") on = 1
@@ -112,3 +124,33 @@ awk -v cli="$cli" '
 	END { if (havelast) print last }
 ' "$doc" | sed -e 's/:doc:`lh`/lh(1)/g' -e 's/:doc:`latency_hist`/latency_hist(7)/g' \
 	-e 's/:doc:`\([a-z_]*\)`/Documentation\/\1.rst/g'
+
+# FILES and SEE ALSO, the same on every page (but the page itself)
+cat <<'EOF'
+
+FILES
+=====
+
+``/sys/kernel/debug/latency_hist/``
+  the module's histograms, controls and status (debugfs)
+``/sys/module/latency_hist/parameters/``
+  the module's parameters, the controls under lockdown
+``DIR/series.jsonl``
+  the series ``lh monitor --out DIR`` appends to, one interval a line
+``/usr/share/bash-completion/completions/lh``
+  lh's bash completion
+``/usr/share/latency-hist/prometheus/latency_hist.rules.yml``
+  Prometheus alert rules for ``lh prom``'s metrics
+``/lib/systemd/system/lh-monitor.service``, ``/etc/default/lh-monitor``
+  the monitor's service and its options (``/etc/sysconfig/lh-monitor``
+  in the RPM)
+
+SEE ALSO
+========
+
+EOF
+case $name in
+lh) printf 'latency_hist(7), ' ;;
+*) printf 'lh(1), ' ;;
+esac
+printf 'cyclictest(8), rtla(1), rtla-timerlat-hist(1), trace-cmd(1)\n'

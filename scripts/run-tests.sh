@@ -165,6 +165,7 @@ HOST_TESTS=(
 	"lh_host_explain.log|lh explain host tests|sh selftests/lh_host/test_explain.sh"
 	"lh_host_outliers.log|lh outliers host tests|sh selftests/lh_host/test_outliers.sh"
 	"lh_host_cli.log|lh command line: CPU lists, durations, help, man page and completion agree|sh selftests/lh_host/test_lh_cli.sh"
+	"lh_host_man.log|man pages: their sections, no developer-only one, no groff warning at 80 columns|sh selftests/lh_host/test_man.sh"
 	"lh_host_report_html.log|lh report --html rendered by chromium headless|sh selftests/lh_host/test_report_html.sh"
 	"lh_host_prom_fleet.log|lh prom scraped by prometheus through two node exporters|sh selftests/lh_host/test_prom_fleet.sh"
 	"lh_host_task_views.log|lh summary --by, prom --top: the per-task and per-cgroup views|sh selftests/lh_host/test_task_views_lh.sh"

@@ -12,7 +12,7 @@
 # in three places a new type must be added to by hand:
 #  1. the tree under "Where the files are": enable/{...} holds every switch,
 #     in the table's order;
-#  2. the module parameter table: an ``enable_<switch>`` row per switch;
+#  2. the module parameter list: an ``enable_<switch>`` item per switch;
 #  3. the lh_sample event's raw numbers, "(0 irqsoff, 1 preemptoff, ...)":
 #     every histogram, numbered in the table's order.
 # The check also runs on a copy of the reference with the last type taken
@@ -58,7 +58,7 @@ cd_tree_enable()
 # cd_param_enable DOC - print the switches of DOC's enable_<switch> rows
 cd_param_enable()
 {
-	sed -n 's/^``enable_\([a-z_]*\)`` .*/\1/p' "$1"
+	sed -n 's/^``enable_\([a-z_]*\)``\( .*\)\{0,1\}$/\1/p' "$1"
 }
 
 # cd_raw_numbers DOC - print "N name" of DOC's raw type numbers, one a line
@@ -124,7 +124,7 @@ lh_case_begin
 # the last switch and histogram out of each list: each list must fail
 last_sw=$(tail -n 1 "$CD_TMP/switches")
 last_h=$(tail -n 1 "$CD_TMP/hists")
-sed -e "s/,$last_sw}/}/" -e "/^\`\`enable_$last_sw\`\` /d" \
+sed -e "s/,$last_sw}/}/" -e "/^\`\`enable_$last_sw\`\`/d" \
 	-e "s/, [0-9]* $last_h:/:/" "$CD_DOC" >"$CD_TMP/doc.rst"
 cd_check "$CD_TMP/doc.rst" >"$CD_TMP/out" && lh_err "a reference without $last_sw and $last_h passed"
 n=$(wc -l <"$CD_TMP/out")

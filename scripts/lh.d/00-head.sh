@@ -21,7 +21,7 @@
 # Usage: lh COMMAND [ARGS]     (lh help: the list; Documentation/lh.rst: all)
 #
 # This file is assembled by `make lh` from its sources in scripts/lh.d/:
-# change them, not it (Documentation/lh.rst, "Source layout").
+# change them, not it (Documentation/testing.rst, "The sources of lh").
 #
 # Environment:
 #   LH_DEBUGFS     where debugfs is mounted (default /sys/kernel/debug)

@@ -8,9 +8,10 @@
 # Usage: sh scripts/lh.d/assemble.sh > lh
 #
 # The parts NN-NAME.sh go end to end in the order of their numbers (00-head.sh first, 99-main.sh,
-# whose last line runs lh, last); a new command is a new part (Documentation/lh.rst, "Source
-# layout"). Every source file opens with a header of its own, the SPDX line and comment lines up
-# to the first empty line, which is left out: scripts/lh is the parts' bodies. In a part, a line
+# whose last line runs lh, last); a new command is a new part (Documentation/testing.rst, "The
+# sources of lh"). Every source file opens with a header of its own, the SPDX line and comment
+# lines up to the first empty line, which is left out: scripts/lh is the parts' bodies. In a part,
+# a line
 #     #lh-include NAME.awk
 # stands for the body of that awk file. It sits inside a single-quoted shell word
 # (LH_AWK_BASE='...'), so an awk file may hold no single quote. POSIX sh and awk only, as lh.

@@ -52,7 +52,7 @@ expect_text()
 		err "$1: output differs: $(diff "$TMP/want" "$TMP/out" | head -n 12 | tr '\n' '|')"
 }
 
-# case_sources - the sources keep the shape Documentation/lh.rst ("Source layout") gives them:
+# case_sources - the sources keep the shape Documentation/testing.rst ("The sources of lh") gives them:
 # none over 900 lines, each command's help_<cmd> in the file of its cmd_<cmd>
 case_sources()
 {
