@@ -43,13 +43,14 @@ lh_plan 8
 lh_load_or_bail
 
 CG=$LH_TMP/cgroup2
-PID_A='' PID_B=''
+PID_A='' PID_B='' KEEPERS=''
 
-# tv_cleanup - stop the sleepers, remove our cgroups and the mount
+# tv_cleanup - stop the sleepers and the keepers, remove our cgroups and
+# the mount
 tv_cleanup()
 {
 	local p
-	for p in $PID_A $PID_B; do
+	for p in $PID_A $PID_B $KEEPERS; do
 		kill -TERM "$p" 2>/dev/null
 		kill -USR1 "$p" 2>/dev/null
 		wait "$p" 2>/dev/null
@@ -66,6 +67,16 @@ mount -t cgroup2 none "$CG" 2>/dev/null ||
 mkdir "$CG/lh_tv_a" "$CG/lh_tv_b" || lh_bail "cannot make cgroups under $CG"
 ID_A=$(stat -c %i "$CG/lh_tv_a")
 ID_B=$(stat -c %i "$CG/lh_tv_b")
+# A task that sleeps in each cgroup until the end, so each keeps a task:
+# kernels without cgroup_get_from_id() (before 5.15) name a cgroup's line
+# through a task in it, and print ? for a cgroup left empty
+# (Documentation/latency_hist.rst, "Per-task and per-cgroup views"). It
+# never wakes, so it files nothing.
+for c in lh_tv_a lh_tv_b; do
+	# shellcheck disable=SC2016 # $$ and $1 are the inner shell's
+	sh -c 'echo $$ >"$1" && exec sleep 100000' sh "$CG/$c/cgroup.procs" &
+	KEEPERS="$KEEPERS $!"
+done
 
 # tv_start OUT CGROUP CPU PRIO - start an rt_sleeper in the background,
 # in CGROUP from its first instruction (a shell that moves itself there,
