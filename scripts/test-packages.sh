@@ -429,7 +429,7 @@ if in_root apt-get purge -y --autoremove latency-hist-dkms latency-hist-tools dk
 		comm -23 - <(cat "$root"/var/lib/dpkg/info/*.list | usr_merged | sort -u) |
 		grep -v -e "^/usr/lib/modules/[^/]*/modules\." -e '^/var/lib/dkms/mok\.\(key\|pub\)$' \
 			-e '^/etc/alternatives/' ${k2rel:+-e "^/usr/src/linux-headers-$k2rel/" \
-			-e "^/usr/src/linux-headers-${k2rel%-*}-common/" -e "^/usr/lib/linux-kbuild-" \
+			-e "^/usr/src/linux-headers-${k2rel%-*}-common/" -e "^/usr/lib/linux-kbuild-" -e "^/usr/src/linux-kbuild-" \
 			-e "^/usr/lib/modules/$k2rel/build$"} | while read -r f; do
 			# a link to /etc/alternatives (xz-utils' lzma, ...) is update-alternatives' too
 			case $(readlink "$root$f") in /etc/alternatives/*) ;; *) echo "$f" ;; esac
