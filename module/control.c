@@ -101,7 +101,7 @@ static enum lh_ctl_state lh_ctl_state;
 static char *lh_ctl_pending[LH_NR_CTLS][LH_NR_HISTS];
 
 /* lh_parse_uint - strict unsigned decimal: digits, at most one trailing '\n' */
-static int lh_parse_uint(const char *buf, u64 *val)
+int lh_parse_uint(const char *buf, u64 *val)
 {
 	size_t len = strnlen(buf, LH_WRITE_MAX);
 

@@ -71,13 +71,10 @@ static unsigned long lh_tv_on;
 /* lh_tv_size_set - task_view_tasks=, task_view_cgroups=: 1..LH_TV_ENTRIES_MAX */
 static int lh_tv_size_set(const char *val, const struct kernel_param *kp)
 {
-	unsigned int n;
-	int ret;
+	u64 n;
 
-	ret = kstrtouint(val, 0, &n);
-	if (ret)
-		return ret;
-	if (n < 1 || n > LH_TV_ENTRIES_MAX)
+	/* strict decimal, as every other control and parameter */
+	if (lh_parse_uint(val, &n) || n < 1 || n > LH_TV_ENTRIES_MAX)
 		return -EINVAL;
 	WRITE_ONCE(*(unsigned int *)kp->arg, n);
 	return 0;

@@ -97,6 +97,7 @@ for f in "$P"/*; do
 	reset)		fuzz "$f" "names:$names" $(summaries) ;;
 	counters | explain) fuzz "$f" uint:1 -w "$f" ;;
 	counter_events)	fuzz "$f" events -l 512 -w "$f" ;;
+	task_view_*)	fuzz "$f" uint:65536 -w "$f" ;;
 	*)		lh_err "parameter ${f##*/} has no grammar here: add it" ;;
 	esac
 done

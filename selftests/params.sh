@@ -60,7 +60,7 @@ type_params()
 		THRESHOLDS="$THRESHOLDS threshold_$(echo "$h" | tr / _)"
 		OUTLIERS="$OUTLIERS outlier_$(echo "$h" | tr / _)"
 	done
-	PARAMS="reset $THRESHOLDS $OUTLIERS counters counter_events explain"
+	PARAMS="reset $THRESHOLDS $OUTLIERS counters counter_events explain task_view_tasks task_view_cgroups"
 	for e in $LH_ENABLES; do
 		PARAMS="$PARAMS enable_$e"
 	done
@@ -92,6 +92,8 @@ lh_case_begin
 for p in $PARAMS; do
 	case $p in
 	reset | counter_events) continue ;;
+	task_view_tasks) lh_expect_content "$P/$p" 256; continue ;;
+	task_view_cgroups) lh_expect_content "$P/$p" 64; continue ;;
 	esac
 	lh_expect_content "$P/$p" 0
 done

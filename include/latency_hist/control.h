@@ -82,6 +82,7 @@ int lh_ctl_read(enum lh_ctl_id ctl, int id, char *buf, size_t size,
 		unsigned int flags);
 size_t lh_ctl_write_max(enum lh_ctl_id ctl);
 bool lh_ctl_readable(enum lh_ctl_id ctl);
+int lh_parse_uint(const char *buf, u64 *val);
 
 /* Written by control.c with its lock held, read locklessly by probes. */
 extern bool lh_switch_on[LH_NR_SWITCHES];
