@@ -34,6 +34,7 @@
 #include <linux/timekeeping.h>
 #include <linux/u64_stats_sync.h>
 
+#include <latency_hist/compat.h>
 #include <latency_hist/explain.h>
 #include <latency_hist/explain_priv.h>
 #include <latency_hist/hist_mem.h>

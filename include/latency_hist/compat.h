@@ -21,6 +21,7 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/u64_stats_sync.h>
 
 #include <generated/lh_features.h>
 
@@ -189,6 +190,22 @@ static inline void lh_hrtimer_setup(struct hrtimer *timer,
  */
 #ifndef LH_HAVE_TASK_IS_RUNNING
 #define task_is_running(task)	(READ_ONCE((task)->state) == TASK_RUNNING)
+#endif
+
+/*
+ * u64_stats_set() came in 5.19 (and with the RT patch into 5.10-rt); before,
+ * u64_stats_t is a local64_t where a long is 64 bits, a plain u64 (under
+ * the syncp's seqcount) where it is 32.
+ */
+#ifndef LH_HAVE_U64_STATS_SET
+static inline void u64_stats_set(u64_stats_t *p, u64 val)
+{
+#if BITS_PER_LONG == 64
+	local64_set(&p->v, val);
+#else
+	p->v = val;
+#endif
+}
 #endif
 
 /**
