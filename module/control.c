@@ -650,7 +650,8 @@ static bool lh_status_slow(enum lh_switch_id sw)
  * switches that one needs, whether its directory has the pid filter, max
  * records and counters, whether its switch makes every system call take
  * the slow path, whether it has explain-CPUx files, its clock (and why
- * that one: lh_clock_status()); and last why it is unavailable, if it is.
+ * that one: lh_clock_status()), the samples it holds that have no lh_sample
+ * event (lh_hist_untraced()); and last why it is unavailable, if it is.
  *
  * Context: process context.
  */
@@ -673,6 +674,7 @@ void lh_status_show(struct seq_file *m)
 			   lh_hist_has(id, LH_T_EXPLAIN),
 			   lh_hist_has(id, LH_T_OUTLIER));
 		lh_clock_status(m, id);
+		seq_printf(m, " untraced=%lu", lh_hist_untraced(id));
 		if (lh_switch_reason[sw])
 			seq_printf(m, " reason=%s", lh_switch_reason[sw]);
 		seq_putc(m, '\n');

@@ -120,6 +120,7 @@ void lh_hist_cpu_reset_end(struct lh_hist_cpu *h)
 	lh_oor_clear(&h->above);
 	lh_max_clear(h);
 	lh_hist_unlock(h, flags);
+	atomic_long_set(&h->untraced, 0);
 	/* Pairs with smp_load_acquire() in lh_hist_record(). */
 	smp_store_release(&h->resetting, false);
 }

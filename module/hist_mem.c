@@ -193,6 +193,29 @@ void lh_hists_reset(unsigned long ids)
 }
 
 /**
+ * lh_hist_untraced() - the samples of one type filed with no lh_sample
+ * event while one was wanted, on every CPU since its last reset
+ * @id: the histogram
+ *
+ * Context: process context.
+ * Return: their number, 0 before the first enable.
+ */
+unsigned long lh_hist_untraced(enum lh_hist_id id)
+{
+	unsigned long n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct lh_hist_cpu *h = lh_hist_cpu(id, cpu);
+
+		if (!h)
+			return 0;
+		n += atomic_long_read(&h->untraced);
+	}
+	return n;
+}
+
+/**
  * lh_hist_bytes() - histogram memory held by one type, allocator rounding
  * included
  * @id: the histogram

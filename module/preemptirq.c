@@ -99,14 +99,36 @@ struct lh_section_held {
 };
 
 /*
+ * struct lh_section_deferred - a section closed while its CPU was emitting,
+ * to be traced once that is done
+ */
+struct lh_section_deferred {
+	enum lh_hist_id id;
+	s64 lat_us;
+};
+
+/*
+ * Sections a report traces after its own: those closed meanwhile, by a
+ * tracer attached to lh_sample or by an interrupt taken then (its handler,
+ * and the softirqs run on its return, toggle interrupts dozens of times:
+ * 39 sections in one report seen under emulation). Past these, a section
+ * is counted as untraced (status), never lost silently.
+ */
+#define LH_SECTIONS_DEFERRED	64
+
+/*
  * struct lh_sections_cpu - the open sections of one CPU; only it touches them
- * @busy:     timing and filing in one of our probes (a probe that finds it
- *            set does nothing: it could only be our own code's tracepoint)
- * @emitting: tracing or explaining samples (lh_sections_report()): a probe
- *            run from a tracer attached there still times and files, but
- *            traces nothing, and leaves its explanation in @held
- * @held:     per off[] index, then "both": the longest section closed while
- *            emitting and not explained yet
+ * @busy:        timing and filing in one of our probes (a probe that finds
+ *               it set does nothing: it could only be our own tracepoint)
+ * @emitting:    tracing or explaining samples (lh_sections_report()): a
+ *               probe run meanwhile (an interrupt, a tracer attached there)
+ *               still times and files, and leaves its sample in @deferred
+ *               and its explanation in @held
+ * @held:        per off[] index, then "both": the longest section closed
+ *               while emitting and not explained yet
+ * @nr_deferred: how many of @deferred are filled; changed with interrupts
+ *               off, as an interrupt's probe may add one
+ * @deferred:    the samples closed while emitting, not traced yet
  */
 struct lh_sections_cpu {
 	struct lh_section off[LH_NR_OFF];	/* irqsoff, preemptoff */
@@ -114,6 +136,8 @@ struct lh_sections_cpu {
 	bool busy;
 	bool emitting;
 	struct lh_section_held held[LH_NR_OFF + 1];
+	unsigned int nr_deferred;
+	struct lh_section_deferred deferred[LH_SECTIONS_DEFERRED];
 };
 
 /* What lh_came_on() closed, for lh_sections_report(). */
@@ -335,6 +359,66 @@ static void notrace lh_explain_section(enum lh_hist_id id, int cpu,
 			current);
 }
 
+/*
+ * lh_section_defer - keep a section of @id filed on @cpu while its
+ * context was emitting, to be traced when that is done; if
+ * LH_SECTIONS_DEFERRED wait already, count it in status's untraced=
+ * instead (not while a reset empties the histogram, which refused the
+ * sample). The interrupts go off untraced: an interrupt's probe may add
+ * one too.
+ */
+static void notrace lh_section_defer(struct lh_sections_cpu *sc,
+				     enum lh_hist_id id, int cpu, s64 lat_us)
+{
+	struct lh_hist_cpu *h;
+	unsigned long flags;
+	unsigned int n;
+
+	raw_local_irq_save(flags);
+	n = sc->nr_deferred;
+	if (n < LH_SECTIONS_DEFERRED) {
+		sc->deferred[n].id = id;
+		sc->deferred[n].lat_us = lat_us;
+		sc->nr_deferred = n + 1;
+	}
+	raw_local_irq_restore(flags);
+	if (n < LH_SECTIONS_DEFERRED)
+		return;
+	h = lh_hist_cpu_filing(id, cpu);
+	/* Pairs with smp_store_release() in lh_hist_cpu_reset_end(). */
+	if (!smp_load_acquire(&h->resetting))
+		atomic_long_inc(&h->untraced);
+}
+
+/*
+ * lh_sections_trace_deferred - trace what closed while this CPU was
+ * emitting, in the order it closed, those that close meanwhile too (at
+ * most LH_SECTIONS_DEFERRED: the slots are not reused before the end);
+ * then stop emitting, with interrupts off: a section an interrupt closes
+ * after that is traced by its own report, none waits for the next
+ */
+static void notrace lh_sections_trace_deferred(struct lh_sections_cpu *sc,
+					       int cpu)
+{
+	struct lh_section_deferred d;
+	unsigned long flags;
+	unsigned int i = 0;
+
+	for (;;) {
+		raw_local_irq_save(flags);
+		if (i >= sc->nr_deferred) {
+			sc->nr_deferred = 0;
+			barrier();
+			sc->emitting = false;
+			raw_local_irq_restore(flags);
+			return;
+		}
+		d = sc->deferred[i++];
+		raw_local_irq_restore(flags);
+		lh_sample_out(d.id, cpu, d.lat_us, 0, NULL, current);
+	}
+}
+
 /* lh_section_hold - keep a section closed while emitting, if the longest */
 static void notrace lh_section_hold(struct lh_section_held *hd, s64 lat_us,
 				    u64 len_ns, u64 end_ns)
@@ -384,8 +468,8 @@ static __always_inline bool lh_sections_reporting(void)
  * @what closed (@closed: LH_CLOSED_*); out of line, only while something
  * is attached. Interrupts are as the tracepoint left them. The results are
  * read first: a tracer attached to lh_sample may toggle preemption or
- * interrupts the traced way, and the sections that closes are filed (but
- * not traced, see @emitting) over them.
+ * interrupts the traced way, or an interrupt come, and the sections that
+ * closes are filed over them, and traced after (see @emitting).
  */
 static noinline void notrace lh_sections_report(struct lh_sections_cpu *sc,
 						enum lh_off what,
@@ -399,7 +483,19 @@ static noinline void notrace lh_sections_report(struct lh_sections_cpu *sc,
 	u64 both_ns = b->len_ns, both_end_ns = b->end_ns;
 
 	if (sc->emitting) {
-		/* Inside our own report: explained when it is done. */
+		/*
+		 * Inside our own report (an interrupt taken while it emits,
+		 * or a tracer attached to lh_sample): traced and explained
+		 * when it is done, never from here, where a tracer run from
+		 * ours could run ours again.
+		 */
+		if (lh_sample_out_wanted()) {
+			if (closed & LH_CLOSED_OFF)
+				lh_section_defer(sc, id, cpu, lat_us);
+			if (closed & LH_CLOSED_BOTH)
+				lh_section_defer(sc, LH_HIST_PREEMPTIRQSOFF,
+						 cpu, both_us);
+		}
 		if ((closed & LH_CLOSED_MEASURED) && (closed & LH_CLOSED_OFF))
 			lh_section_hold(&sc->held[what], lat_us, len_ns, end_ns);
 		if ((closed & LH_CLOSED_MEASURED) && (closed & LH_CLOSED_BOTH))
@@ -423,8 +519,7 @@ static noinline void notrace lh_sections_report(struct lh_sections_cpu *sc,
 	}
 	if (lh_explaining())
 		lh_sections_explain_held(sc, cpu);
-	barrier();
-	sc->emitting = false;
+	lh_sections_trace_deferred(sc, cpu);
 }
 
 /*
@@ -617,6 +712,7 @@ static void lh_sections_forget(struct lh_sections_cpu *sc)
 	sc->busy = false;
 	sc->emitting = false;
 	memset(sc->held, 0, sizeof(sc->held));
+	sc->nr_deferred = 0;	/* a report always empties it: none waits */
 }
 
 /*

@@ -190,9 +190,11 @@ awk -v names="$LH_HISTS" '
 		if ($13 !~ /^clock=(timer_base|(timer_base\+)?(tsc|arch_counter|mono_fast|local_clock))$/ ||
 		    $14 !~ /^clock_why=[a-z_+]+$/ || $15 !~ /^clock_drops=[0-9]+$/)
 			print $1 ": fields 13-15 are not clock= clock_why= clock_drops=: " $0
-		if ($2 == "available=1" && NF != 15)
-			print $1 ": available=1 line must have exactly 15 fields"
-		if ($2 == "available=0" && $16 !~ /^reason=./)
+		if ($16 != "untraced=0")
+			print $1 ": expected untraced=0 after load: " $16
+		if ($2 == "available=1" && NF != 16)
+			print $1 ": available=1 line must have exactly 16 fields"
+		if ($2 == "available=0" && $17 !~ /^reason=./)
 			print $1 ": available=0 without a reason"
 	}
 	END { if (NR != n) print "status has " NR " lines, expected " n }

@@ -111,6 +111,12 @@ struct lh_hist_cpu {
 	struct lh_oor below;
 	struct lh_oor above;
 	struct lh_max_record max;
+	/*
+	 * Samples filed here with no lh_sample event while one was wanted:
+	 * a critical section that closed inside the module's own emission
+	 * (preemptirq.c). Emptied by a reset with the rows; status sums it.
+	 */
+	atomic_long_t untraced;
 };
 
 /* struct lh_hist_snapshot - a reader's private copy of one lh_hist_cpu */

@@ -53,6 +53,8 @@ static __always_inline struct lh_hist_cpu *lh_hist_cpu_filing(enum lh_hist_id id
 	return smp_load_acquire(&lh_hist_cpus[id])[cpu];
 }
 
+unsigned long lh_hist_untraced(enum lh_hist_id id);
+
 /* The callers serialize these (control.c's lock). */
 int lh_hist_alloc(enum lh_hist_id id);
 void lh_hist_free(enum lh_hist_id id);
