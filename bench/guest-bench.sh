@@ -62,6 +62,23 @@ lh_on() {
 	done
 }
 
+# budgets TYPE... - an outlier budget no sample reaches (1 s) on each TYPE:
+# its compare on every sample, its log never written
+budgets() {
+	local t
+	for t in "$@"; do
+		echo 1000000 > "$LH/$t/outlier_us" || return 1
+	done
+}
+
+# views TYPE... - the per-task and per-cgroup views of each TYPE on
+views() {
+	local t
+	for t in "$@"; do
+		echo 1 > "$LH/$t/views" || return 1
+	done
+}
+
 # lh_off - unload latency_hist
 lh_off() {
 	rmmod latency_hist
@@ -148,6 +165,8 @@ config_set() {
 	wakeup)   if [ "$on" = 1 ]; then lh_on wakeup; else lh_off; fi ;;
 	explain)  if [ "$on" = 1 ]; then lh_on && echo 1 > "$LH/explain/enable"; else lh_off; fi ;;
 	wakeup_x) if [ "$on" = 1 ]; then lh_on wakeup && echo 1 > "$LH/explain/enable"; else lh_off; fi ;;
+	wakeup_o) if [ "$on" = 1 ]; then lh_on wakeup && budgets wakeup wakeup/sharedprio; else lh_off; fi ;;
+	wakeup_v) if [ "$on" = 1 ]; then lh_on wakeup && views wakeup wakeup/sharedprio; else lh_off; fi ;;
 	mto)      if [ "$on" = 1 ]; then lh_on missed_timer_offsets; else lh_off; fi ;;
 	taw)      if [ "$on" = 1 ]; then lh_on wakeup missed_timer_offsets timerandwakeup; else lh_off; fi ;;
 	empty_sys) if [ "$on" = 1 ]; then insmod "$BENCH/lh_empty_probes.ko" syscalls=1; else rmmod lh_empty_probes; fi ;;
@@ -205,6 +224,8 @@ pick_configs() {
 	# and the irq type where interrupts are threaded (status says so)
 	if insmod "$LH_MODULE"; then
 		[ -e "$LH/explain/enable" ] && CONFIGS_DEFAULT="$CONFIGS_DEFAULT explain wakeup_x"
+		[ -e "$LH/wakeup/outlier_us" ] && CONFIGS_DEFAULT="$CONFIGS_DEFAULT wakeup_o"
+		[ -e "$LH/wakeup/views" ] && CONFIGS_DEFAULT="$CONFIGS_DEFAULT wakeup_v"
 		grep -q '^irq available=1 ' "$LH/status" && CONFIGS_DEFAULT="$CONFIGS_DEFAULT irq"
 		rmmod latency_hist
 	fi
