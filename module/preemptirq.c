@@ -126,9 +126,6 @@ struct lh_section_deferred {
  *               and its explanation in @held
  * @held:        per off[] index, then "both": the longest section closed
  *               while emitting and not explained yet
- * @nr_deferred: how many of @deferred are filled; changed with interrupts
- *               off, as an interrupt's probe may add one
- * @deferred:    the samples closed while emitting, not traced yet
  */
 struct lh_sections_cpu {
 	struct lh_section off[LH_NR_OFF];	/* irqsoff, preemptoff */
@@ -136,9 +133,26 @@ struct lh_sections_cpu {
 	bool busy;
 	bool emitting;
 	struct lh_section_held held[LH_NR_OFF + 1];
-	unsigned int nr_deferred;
-	struct lh_section_deferred deferred[LH_SECTIONS_DEFERRED];
 };
+
+/*
+ * struct lh_sections_deferral - the samples one CPU closed while emitting,
+ * not traced yet; changed with interrupts off, as an interrupt's probe may
+ * add one
+ * @nr:   how many of @slot are filled
+ * @slot: the samples, in the order they closed
+ */
+struct lh_sections_deferral {
+	unsigned int nr;
+	struct lh_section_deferred slot[LH_SECTIONS_DEFERRED];
+};
+
+/*
+ * Per CPU, allocated where the preemptirq tracepoints exist (1 KiB a CPU,
+ * from the dynamic per-CPU allocator rather than the few KiB all modules
+ * share for static per-CPU data); until unload.
+ */
+static struct lh_sections_deferral __percpu *lh_sections_deferred;
 
 /* What lh_came_on() closed, for lh_sections_report(). */
 #define LH_CLOSED_OFF		BIT(0)	/* the section of what came on */
@@ -370,16 +384,17 @@ static void notrace lh_explain_section(enum lh_hist_id id, int cpu,
 static void notrace lh_section_defer(struct lh_sections_cpu *sc,
 				     enum lh_hist_id id, int cpu, s64 lat_us)
 {
+	struct lh_sections_deferral *df = this_cpu_ptr(lh_sections_deferred);
 	struct lh_hist_cpu *h;
 	unsigned long flags;
 	unsigned int n;
 
 	raw_local_irq_save(flags);
-	n = sc->nr_deferred;
+	n = df->nr;
 	if (n < LH_SECTIONS_DEFERRED) {
-		sc->deferred[n].id = id;
-		sc->deferred[n].lat_us = lat_us;
-		sc->nr_deferred = n + 1;
+		df->slot[n].id = id;
+		df->slot[n].lat_us = lat_us;
+		df->nr = n + 1;
 	}
 	raw_local_irq_restore(flags);
 	if (n < LH_SECTIONS_DEFERRED)
@@ -400,20 +415,21 @@ static void notrace lh_section_defer(struct lh_sections_cpu *sc,
 static void notrace lh_sections_trace_deferred(struct lh_sections_cpu *sc,
 					       int cpu)
 {
+	struct lh_sections_deferral *df = this_cpu_ptr(lh_sections_deferred);
 	struct lh_section_deferred d;
 	unsigned long flags;
 	unsigned int i = 0;
 
 	for (;;) {
 		raw_local_irq_save(flags);
-		if (i >= sc->nr_deferred) {
-			sc->nr_deferred = 0;
+		if (i >= df->nr) {
+			df->nr = 0;
 			barrier();
 			sc->emitting = false;
 			raw_local_irq_restore(flags);
 			return;
 		}
-		d = sc->deferred[i++];
+		d = df->slot[i++];
 		raw_local_irq_restore(flags);
 		lh_sample_out(d.id, cpu, d.lat_us, 0, NULL, current);
 	}
@@ -712,7 +728,7 @@ static void lh_sections_forget(struct lh_sections_cpu *sc)
 	sc->busy = false;
 	sc->emitting = false;
 	memset(sc->held, 0, sizeof(sc->held));
-	sc->nr_deferred = 0;	/* a report always empties it: none waits */
+	/* lh_sections_deferred: a report always empties its CPU's, none waits */
 }
 
 /*
@@ -828,7 +844,10 @@ static struct notifier_block lh_preemptirq_pm_nb = {
 	.notifier_call = lh_preemptirq_pm,
 };
 
-/* lh_preemptirq_prepare - type-check the probes where the kernel declares them */
+/*
+ * lh_preemptirq_prepare - type-check the probes where the kernel declares
+ * them; where the tracepoints exist, allocate the deferred-trace lists
+ */
 static const char *lh_preemptirq_prepare(void)
 {
 	check_trace_callback_type_cpu_idle(lh_probe_cpu_idle);
@@ -840,6 +859,12 @@ static const char *lh_preemptirq_prepare(void)
 	check_trace_callback_type_preempt_enable(lh_probe_preempt_enable);
 	check_trace_callback_type_preempt_disable(lh_probe_preempt_disable);
 #endif
+	if (lh_tp_first_missing(lh_preemptirq_probes,
+				ARRAY_SIZE(lh_preemptirq_probes)))
+		return NULL;	/* unavailable for the reason "missing" gives */
+	lh_sections_deferred = alloc_percpu(struct lh_sections_deferral);
+	if (!lh_sections_deferred)
+		return "cannot allocate the per-CPU lists of sections to trace";
 	return NULL;
 }
 
@@ -895,6 +920,8 @@ out_remove_state:
  */
 void lh_preemptirq_exit(void)
 {
+	free_percpu(lh_sections_deferred);
+	lh_sections_deferred = NULL;
 	unregister_pm_notifier(&lh_preemptirq_pm_nb);
 	cpuhp_remove_state_nocalls(lh_preemptirq_hp_online);
 	cpuhp_remove_state_nocalls(lh_preemptirq_hp_state);
